@@ -1,0 +1,77 @@
+"""camelpy: a chess engine for Python programmers, with a Rust core.
+
+Move generation, perft and (later) search run in Rust with the GIL released; everything you touch
+follows python-chess: FEN strings or :class:`chess.Board` in, :class:`chess.Move` out, ``ValueError``
+subclasses for bad input.
+
+>>> import camelpy
+>>> camelpy.perft(camelpy.STARTING_FEN, 3)
+8902
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import chess
+
+from camelpy._core import STARTING_FEN, Position, __version__
+from camelpy._core import divide as _divide
+from camelpy._core import perft as _perft
+from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+
+__all__ = [
+    "STARTING_FEN",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "Position",
+    "__version__",
+    "divide",
+    "perft",
+]
+
+BoardOrFen = Union[str, chess.Board]
+
+
+def _fen_and_mode(board_or_fen: BoardOrFen, chess960: bool | None) -> tuple[str, bool]:
+    if isinstance(board_or_fen, chess.Board):
+        mode = board_or_fen.chess960 if chess960 is None else chess960
+        return board_or_fen.fen(shredder=mode), mode
+    if isinstance(board_or_fen, str):
+        return board_or_fen, bool(chess960)
+    raise TypeError(f"expected a FEN string or a chess.Board, got {type(board_or_fen).__name__}")
+
+
+def perft(board_or_fen: BoardOrFen, depth: int, *, chess960: bool | None = None) -> int:
+    """Counts the leaves of the legal move tree *depth* plies deep, in Rust with the GIL released.
+
+    *board_or_fen* is a FEN or a :class:`chess.Board` (its current position; Chess960 is taken from
+    the board unless *chess960* is given).
+
+    >>> import chess, camelpy
+    >>> camelpy.perft(chess.Board(), 4)
+    197281
+    >>> camelpy.perft("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 2, chess960=True)
+    326
+
+    :raises: :exc:`camelpy.InvalidFenError` for a bad FEN, :exc:`ValueError` for a negative depth.
+    """
+    fen, mode = _fen_and_mode(board_or_fen, chess960)
+    return _perft(fen, depth, mode)
+
+
+def divide(board_or_fen: BoardOrFen, depth: int, *, chess960: bool | None = None) -> dict[chess.Move, int]:
+    """Perft split by root move: each legal move with the number of leaves below it.
+
+    Keys are :class:`chess.Move` as python-chess writes them (``e1g1``; king takes rook in Chess960).
+
+    >>> import camelpy
+    >>> counts = camelpy.divide(camelpy.STARTING_FEN, 2)
+    >>> counts[chess.Move.from_uci("e2e4")], sum(counts.values())
+    (20, 400)
+
+    :raises: :exc:`camelpy.InvalidFenError` for a bad FEN, :exc:`ValueError` for a negative depth.
+    """
+    fen, mode = _fen_and_mode(board_or_fen, chess960)
+    return dict(_divide(fen, depth, mode))

@@ -1,0 +1,9 @@
+//! The position: state, make/unmake, FEN, Zobrist keys, validation.
+
+mod fen;
+mod position;
+mod validate;
+pub mod zobrist;
+
+pub use fen::STARTING_FEN;
+pub use position::Position;

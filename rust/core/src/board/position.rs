@@ -1,0 +1,664 @@
+//! `Position`: the full state of a game in progress, with make/unmake on an undo stack.
+//!
+//! Pieces are kept twice, as bitboards (by kind and by colour) for move generation and as a mailbox for
+//! "what stands on this square". Each move pushes an [`Undo`] record holding what cannot be recomputed
+//! (captured piece, castling rights, en-passant square, clocks, key, checkers, pins), as Stockfish's
+//! `StateInfo` does, so [`Position::undo_move`] restores the exact previous state.
+//!
+//! Invariants (checked by [`Position::check_consistency`] in debug builds and tests): the bitboards and
+//! the mailbox agree; each side has exactly one king; `key` equals the full recompute; `checkers` and
+//! `pinned` describe the side to move; `ep_square` is set only when an en-passant capture is legal.
+
+use super::zobrist::KEYS;
+use crate::{
+    error::MoveError,
+    movegen::{
+        attacks::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks},
+        MoveList,
+    },
+    types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, PieceType, Rank, Square},
+};
+
+/// What make needs to remember for unmake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Undo {
+    /// The move played, or `None` for a null move.
+    pub(crate) mv: Option<Move>,
+    pub(crate) captured: Option<Piece>,
+    pub(crate) castling: CastlingRights,
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) key: u64,
+    pub(crate) checkers: Bitboard,
+    pub(crate) pinned: Bitboard,
+}
+
+/// A chess position with its history of moves since it was set up.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) by_type: [Bitboard; 6],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) mailbox: [Option<Piece>; 64],
+    pub(crate) side_to_move: Color,
+    pub(crate) castling: CastlingRights,
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmove_number: u32,
+    pub(crate) key: u64,
+    /// Enemy pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move pinned to their own king.
+    pub(crate) pinned: Bitboard,
+    pub(crate) chess960: bool,
+    pub(crate) history: Vec<Undo>,
+}
+
+impl Position {
+    /// An empty board: the starting point for the FEN parser, not a legal position.
+    pub(crate) fn empty(chess960: bool) -> Position {
+        Position {
+            by_type: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            mailbox: [None; 64],
+            side_to_move: Color::White,
+            castling: CastlingRights::EMPTY,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            chess960,
+            history: Vec::new(),
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(super::fen::STARTING_FEN, false).expect("the starting FEN is valid")
+    }
+
+    // ----- Queries ---------------------------------------------------------------------------------
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.mailbox[sq as usize]
+    }
+
+    /// All pieces of kind `pt`, both colours.
+    #[inline(always)]
+    pub fn pieces(&self, pt: PieceType) -> Bitboard {
+        self.by_type[pt as usize]
+    }
+
+    /// All pieces of `color`.
+    #[inline(always)]
+    pub fn colored(&self, color: Color) -> Bitboard {
+        self.by_color[color as usize]
+    }
+
+    /// Pieces of `color` and kind `pt`.
+    #[inline(always)]
+    pub fn colored_pieces(&self, color: Color, pt: PieceType) -> Bitboard {
+        self.by_color[color as usize] & self.by_type[pt as usize]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.colored_pieces(color, PieceType::King).lsb()
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// Castling rights.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en-passant square, set only when an en-passant capture is legal (as python-chess's
+    /// `fen(en_passant="legal")`).
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Half-moves since the last capture or pawn move (the fifty-move rule counter).
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and incremented after Black moves.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// The Zobrist key, updated incrementally by make/unmake.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// True if the side to move is in check.
+    #[inline(always)]
+    pub fn is_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Pieces of the side to move that are pinned to their king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// True if castling is written king-takes-rook (`e1h1`) and FENs use X-FEN/Shredder letters as needed.
+    #[inline(always)]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// The moves played since the position was set up, oldest first (`None` for a null move).
+    pub fn moves_played(&self) -> impl ExactSizeIterator<Item = Option<Move>> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// The number of moves (including null moves) that [`Position::undo_move`] can take back.
+    #[inline(always)]
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The keys of the earlier positions, oldest first (for repetition detection).
+    pub fn key_history(&self) -> impl DoubleEndedIterator<Item = u64> + ExactSizeIterator + '_ {
+        self.history.iter().map(|u| u.key)
+    }
+
+    /// The square of `color`'s rook that may castle to `side`, if the right exists.
+    #[inline(always)]
+    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let file = self.castling.get(color, side)?;
+        Some(Square::new(file, Rank::First.relative_to(color)))
+    }
+
+    /// Pieces of `by` that attack `sq` when the board's occupancy is `occupied`.
+    #[inline(always)]
+    pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let them = self.colored(by);
+        let queens = self.pieces(PieceType::Queen);
+        ((knight_attacks(sq) & self.pieces(PieceType::Knight))
+            | (king_attacks(sq) & self.pieces(PieceType::King))
+            | (pawn_attacks(by.flip(), sq) & self.pieces(PieceType::Pawn))
+            | (rook_attacks(sq, occupied) & (self.pieces(PieceType::Rook) | queens))
+            | (bishop_attacks(sq, occupied) & (self.pieces(PieceType::Bishop) | queens)))
+            & them
+    }
+
+    /// True if `by` attacks `sq` with the board's occupancy replaced by `occupied`.
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        self.attackers(sq, by, occupied).any()
+    }
+
+    // ----- Derived state ---------------------------------------------------------------------------
+
+    /// The key recomputed from scratch (the reference for the incremental key).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.occupied() {
+            key ^= KEYS.piece(self.mailbox[sq as usize].expect("occupied square has a piece"), sq);
+        }
+        key ^= KEYS.castling(self.castling.mask());
+        if let Some(ep) = self.ep_square {
+            key ^= KEYS.en_passant(ep.file() as usize);
+        }
+        if self.side_to_move == Color::Black {
+            key ^= KEYS.black_to_move();
+        }
+        key
+    }
+
+    /// Recomputes checkers and pins for the side to move.
+    #[inline(always)]
+    pub(crate) fn update_check_info(&mut self) {
+        let us = self.side_to_move;
+        let them = us.flip();
+        let king = self.king(us);
+        let occupied = self.occupied();
+        self.checkers = self.attackers(king, them, occupied);
+        let queens = self.colored_pieces(them, PieceType::Queen);
+        let their_pieces = self.colored(them);
+        let snipers = (rook_attacks(king, their_pieces)
+            & (self.colored_pieces(them, PieceType::Rook) | queens))
+            | (bishop_attacks(king, their_pieces) & (self.colored_pieces(them, PieceType::Bishop) | queens));
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper).without(sniper) & occupied;
+            if !blockers.has_more_than_one() {
+                pinned |= blockers & self.colored(us);
+            }
+        }
+        self.pinned = pinned;
+    }
+
+    /// True if the side to move can legally take en passant on `ep` with the pawn on `from`: the king
+    /// must not be attacked once both pawns have moved (this covers the horizontal pin across both pawns).
+    #[inline]
+    pub(crate) fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
+        let us = self.side_to_move;
+        let them = us.flip();
+        let captured = Square::new(ep.file(), from.rank());
+        let occupied = (self.occupied() ^ from.bitboard() ^ captured.bitboard()) | ep.bitboard();
+        let king = self.king(us);
+        let queens = self.colored_pieces(them, PieceType::Queen);
+        let attackers = (rook_attacks(king, occupied)
+            & (self.colored_pieces(them, PieceType::Rook) | queens))
+            | (bishop_attacks(king, occupied) & (self.colored_pieces(them, PieceType::Bishop) | queens))
+            | (knight_attacks(king) & self.colored_pieces(them, PieceType::Knight))
+            | (pawn_attacks(us, king) & self.colored_pieces(them, PieceType::Pawn).without(captured));
+        attackers.is_empty()
+    }
+
+    /// Sets `ep_square` to `candidate` if the side to move has a legal en-passant capture there.
+    #[inline]
+    pub(crate) fn set_ep_if_capturable(&mut self, candidate: Square) {
+        let us = self.side_to_move;
+        let capturers = pawn_attacks(us.flip(), candidate) & self.colored_pieces(us, PieceType::Pawn);
+        if capturers.is_empty() {
+            return;
+        }
+        if Iterator::any(&mut { capturers }, |from| self.en_passant_is_legal(from, candidate)) {
+            self.ep_square = Some(candidate);
+            self.key ^= KEYS.en_passant(candidate.file() as usize);
+        }
+    }
+
+    // ----- Piece placement -------------------------------------------------------------------------
+
+    #[inline(always)]
+    pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
+        let bb = sq.bitboard();
+        self.by_type[piece.piece_type() as usize] |= bb;
+        self.by_color[piece.color() as usize] |= bb;
+        self.mailbox[sq as usize] = Some(piece);
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+        let bb = sq.bitboard();
+        self.by_type[piece.piece_type() as usize] ^= bb;
+        self.by_color[piece.color() as usize] ^= bb;
+        self.mailbox[sq as usize] = None;
+    }
+
+    #[inline(always)]
+    fn move_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        let bb = from.bitboard() | to.bitboard();
+        self.by_type[piece.piece_type() as usize] ^= bb;
+        self.by_color[piece.color() as usize] ^= bb;
+        self.mailbox[from as usize] = None;
+        self.mailbox[to as usize] = Some(piece);
+    }
+
+    // ----- Make / unmake ---------------------------------------------------------------------------
+
+    /// Plays `mv`, which must be legal in this position (as generated by the move generator or checked
+    /// with [`Position::is_legal`]). This is the search's entry point: an illegal move corrupts the
+    /// position (debug builds assert). Use [`Position::try_play`] for untrusted input.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
+        let us = self.side_to_move;
+        let from = mv.from();
+        let to = mv.to();
+        let piece = self.mailbox[from as usize].expect("a move starts from an occupied square");
+        let captured = match mv.kind() {
+            MoveKind::Castling => None,
+            MoveKind::EnPassant => Some(Piece::new(us.flip(), PieceType::Pawn)),
+            _ => self.mailbox[to as usize],
+        };
+        self.history.push(Undo {
+            mv: Some(mv),
+            captured,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+            checkers: self.checkers,
+            pinned: self.pinned,
+        });
+
+        let mut key = self.key ^ KEYS.black_to_move();
+        if let Some(ep) = self.ep_square.take() {
+            key ^= KEYS.en_passant(ep.file() as usize);
+        }
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        let mut double_push_ep = None;
+
+        match mv.kind() {
+            MoveKind::Normal => {
+                if let Some(victim) = captured {
+                    self.remove_piece(victim, to);
+                    key ^= KEYS.piece(victim, to);
+                    self.halfmove_clock = 0;
+                }
+                self.move_piece(piece, from, to);
+                key ^= KEYS.piece(piece, from) ^ KEYS.piece(piece, to);
+                if piece.piece_type() == PieceType::Pawn {
+                    self.halfmove_clock = 0;
+                    if (to as u8).abs_diff(from as u8) == 16 {
+                        double_push_ep = Some(Square::ALL[(from as usize + to as usize) / 2]);
+                    }
+                }
+            }
+            MoveKind::Promotion => {
+                if let Some(victim) = captured {
+                    self.remove_piece(victim, to);
+                    key ^= KEYS.piece(victim, to);
+                }
+                let promoted = Piece::new(us, mv.promotion().unwrap_or(PieceType::Queen));
+                self.remove_piece(piece, from);
+                self.put_piece(promoted, to);
+                key ^= KEYS.piece(piece, from) ^ KEYS.piece(promoted, to);
+                self.halfmove_clock = 0;
+            }
+            MoveKind::EnPassant => {
+                let victim_sq = Square::new(to.file(), from.rank());
+                let victim = Piece::new(us.flip(), PieceType::Pawn);
+                self.remove_piece(victim, victim_sq);
+                self.move_piece(piece, from, to);
+                key ^= KEYS.piece(victim, victim_sq) ^ KEYS.piece(piece, from) ^ KEYS.piece(piece, to);
+                self.halfmove_clock = 0;
+            }
+            MoveKind::Castling => {
+                let rook = Piece::new(us, PieceType::Rook);
+                let (king_to, rook_to) = castling_destinations(mv);
+                self.remove_piece(piece, from);
+                self.remove_piece(rook, to);
+                self.put_piece(piece, king_to);
+                self.put_piece(rook, rook_to);
+                key ^= KEYS.piece(piece, from) ^ KEYS.piece(piece, king_to);
+                key ^= KEYS.piece(rook, to) ^ KEYS.piece(rook, rook_to);
+            }
+        }
+
+        if !self.castling.is_empty() {
+            let old = self.castling.mask();
+            self.update_castling_rights(piece, from, to);
+            let new = self.castling.mask();
+            if old != new {
+                key ^= KEYS.castling(old) ^ KEYS.castling(new);
+            }
+        }
+
+        self.side_to_move = us.flip();
+        self.key = key;
+        if let Some(ep) = double_push_ep {
+            self.set_ep_if_capturable(ep);
+        }
+        self.update_check_info();
+        #[cfg(debug_assertions)]
+        self.check_consistency();
+    }
+
+    /// Clears the castling rights lost when `piece` moves from `from` to `to`: all of its side's if it
+    /// is the king, and any right whose rook leaves or is captured.
+    #[inline]
+    fn update_castling_rights(&mut self, piece: Piece, from: Square, to: Square) {
+        if piece.piece_type() == PieceType::King {
+            for side in CastlingSide::ALL {
+                self.castling.set(piece.color(), side, None);
+            }
+        }
+        let touched = from.bitboard() | to.bitboard();
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.castling_rook(color, side).is_some_and(|rook| touched.has(rook)) {
+                    self.castling.set(color, side, None);
+                }
+            }
+        }
+    }
+
+    /// Takes back the last move (or null move). Returns it, or `None` if there is nothing to take back.
+    pub fn undo_move(&mut self) -> Option<Option<Move>> {
+        let undo = self.history.pop()?;
+        let us = self.side_to_move.flip();
+        self.side_to_move = us;
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_sub(1).max(1);
+        }
+        if let Some(mv) = undo.mv {
+            let from = mv.from();
+            let to = mv.to();
+            match mv.kind() {
+                MoveKind::Normal => {
+                    let piece = self.mailbox[to as usize].expect("moved piece is on its destination");
+                    self.move_piece(piece, to, from);
+                    if let Some(victim) = undo.captured {
+                        self.put_piece(victim, to);
+                    }
+                }
+                MoveKind::Promotion => {
+                    let promoted = self.mailbox[to as usize].expect("promoted piece is on its destination");
+                    self.remove_piece(promoted, to);
+                    self.put_piece(Piece::new(us, PieceType::Pawn), from);
+                    if let Some(victim) = undo.captured {
+                        self.put_piece(victim, to);
+                    }
+                }
+                MoveKind::EnPassant => {
+                    let pawn = Piece::new(us, PieceType::Pawn);
+                    self.move_piece(pawn, to, from);
+                    self.put_piece(
+                        Piece::new(us.flip(), PieceType::Pawn),
+                        Square::new(to.file(), from.rank()),
+                    );
+                }
+                MoveKind::Castling => {
+                    let (king_to, rook_to) = castling_destinations(mv);
+                    let king = Piece::new(us, PieceType::King);
+                    let rook = Piece::new(us, PieceType::Rook);
+                    self.remove_piece(king, king_to);
+                    self.remove_piece(rook, rook_to);
+                    self.put_piece(king, from);
+                    self.put_piece(rook, to);
+                }
+            }
+        }
+        self.castling = undo.castling;
+        self.ep_square = undo.ep_square;
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+        self.checkers = undo.checkers;
+        self.pinned = undo.pinned;
+        #[cfg(debug_assertions)]
+        self.check_consistency();
+        Some(undo.mv)
+    }
+
+    /// Passes the turn (a "null move", for null-move pruning). Not allowed while in check.
+    pub fn play_null(&mut self) {
+        debug_assert!(!self.is_check(), "null move while in check");
+        self.history.push(Undo {
+            mv: None,
+            captured: None,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+            checkers: self.checkers,
+            pinned: self.pinned,
+        });
+        if let Some(ep) = self.ep_square.take() {
+            self.key ^= KEYS.en_passant(ep.file() as usize);
+        }
+        self.key ^= KEYS.black_to_move();
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        if self.side_to_move == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.side_to_move = self.side_to_move.flip();
+        self.update_check_info();
+    }
+
+    /// True if `mv` is legal here. Accepts any 16-bit move, so it can vet moves from untrusted sources
+    /// (a hash table, a user).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let from = mv.from();
+        match self.mailbox[from as usize] {
+            Some(p) if p.color() == self.side_to_move => {}
+            _ => return false,
+        }
+        self.legal_moves().contains(mv)
+    }
+
+    /// Plays `mv` if it is legal; otherwise returns an error and leaves the position unchanged.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), MoveError> {
+        if self.is_legal(mv) {
+            self.play_unchecked(mv);
+            Ok(())
+        } else {
+            Err(MoveError::Illegal { uci: mv.to_uci(self.chess960), fen: self.fen() })
+        }
+    }
+
+    /// Plays `mv`, panicking if it is illegal (for tests and examples; use [`Position::try_play`] otherwise).
+    pub fn play(&mut self, mv: Move) {
+        if let Err(e) = self.try_play(mv) {
+            panic!("{e}");
+        }
+    }
+
+    /// The legal moves (see [`crate::movegen`] for the generators by kind).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    /// Parses a UCI move (`e2e4`, `e7e8q`; castling as `e1g1` or king-takes-rook `e1h1` in standard
+    /// chess, king-takes-rook only in Chess960) and returns the legal move it names.
+    pub fn parse_uci(&self, uci: &str) -> Result<Move, MoveError> {
+        let invalid = || MoveError::Invalid { uci: uci.to_string() };
+        let bytes = uci.as_bytes();
+        if !(bytes.len() == 4 || bytes.len() == 5) || !uci.is_ascii() {
+            return Err(invalid());
+        }
+        let from = Square::parse(&uci[0..2]).ok_or_else(invalid)?;
+        let to = Square::parse(&uci[2..4]).ok_or_else(invalid)?;
+        let promotion = match bytes.get(4) {
+            None => None,
+            Some(&c) => match PieceType::from_char(c as char) {
+                Some(pt @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen)) => {
+                    Some(pt)
+                }
+                _ => return Err(invalid()),
+            },
+        };
+        if from == to {
+            return Err(invalid());
+        }
+        self.find_move(from, to, promotion)
+            .ok_or_else(|| MoveError::Illegal { uci: uci.to_string(), fen: self.fen() })
+    }
+
+    /// The legal move from `from` to `to` (promoting to `promotion`), if there is one. Castling matches
+    /// king-takes-rook, and in standard chess also the king's destination (`e1g1`).
+    pub fn find_move(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
+        if self.mailbox[from as usize].is_none_or(|p| p.color() != self.side_to_move) {
+            return None;
+        }
+        self.legal_moves().iter().copied().find(|&m| {
+            m.from() == from
+                && m.promotion() == promotion
+                && (m.to() == to || (m.is_castling() && !self.chess960 && m.king_destination() == to))
+        })
+    }
+
+    /// Checks the internal invariants (bitboards vs mailbox, one king each, key, check info); panics with
+    /// a description on failure. Called after every make/unmake in debug builds.
+    pub fn check_consistency(&self) {
+        let mut by_type = [Bitboard::EMPTY; 6];
+        let mut by_color = [Bitboard::EMPTY; 2];
+        for sq in Square::ALL {
+            if let Some(p) = self.mailbox[sq as usize] {
+                by_type[p.piece_type() as usize] |= sq.bitboard();
+                by_color[p.color() as usize] |= sq.bitboard();
+            }
+        }
+        assert_eq!(by_type, self.by_type, "piece-type bitboards disagree with the mailbox");
+        assert_eq!(by_color, self.by_color, "colour bitboards disagree with the mailbox");
+        for color in Color::ALL {
+            assert_eq!(self.colored_pieces(color, PieceType::King).len(), 1, "{color:?} must have one king");
+        }
+        assert_eq!(self.key, self.compute_key(), "incremental key differs from the recomputed key");
+        let mut copy = self.clone();
+        copy.update_check_info();
+        assert_eq!((copy.checkers, copy.pinned), (self.checkers, self.pinned), "stale check info");
+    }
+
+    /// Counts the repetitions of the current position in the history (the position itself counts once),
+    /// looking back only as far as the last irreversible move.
+    pub fn repetition_count(&self) -> usize {
+        let mut count = 1;
+        let reversible = (self.halfmove_clock as usize).min(self.history.len());
+        for undo in self.history.iter().rev().take(reversible).skip(1).step_by(2) {
+            if undo.key == self.key {
+                count += 1;
+            }
+        }
+        count
+    }
+}
+
+/// Where the king and the rook end up when castling with `mv` (king takes rook on `mv.to()`).
+#[inline(always)]
+pub(crate) fn castling_destinations(mv: Move) -> (Square, Square) {
+    let rank = mv.from().rank();
+    let side =
+        if mv.to().file() > mv.from().file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+    (Square::new(side.king_file(), rank), Square::new(side.rook_file(), rank))
+}
+
+impl PartialEq for Position {
+    /// Equal when the board, side to move, castling rights, en-passant square and clocks are equal (the
+    /// history is not compared, as with python-chess's `Board.__eq__`).
+    fn eq(&self, other: &Position) -> bool {
+        self.mailbox == other.mailbox
+            && self.side_to_move == other.side_to_move
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+    }
+}
+
+impl Eq for Position {}
+
+impl core::fmt::Debug for Position {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Position({:?}, chess960={})", self.fen(), self.chess960)
+    }
+}

@@ -1,0 +1,18 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+pub mod board;
+pub mod error;
+pub mod movegen;
+pub mod perft;
+pub mod rules;
+pub mod types;
+
+pub use board::{Position, STARTING_FEN};
+pub use error::{FenError, FenField, MoveError, PositionError};
+pub use movegen::{GenKind, MoveList};
+pub use types::{
+    Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Square,
+};

@@ -1,0 +1,348 @@
+//! Fully legal move generation, by kind: all moves, captures and promotions, or quiet moves.
+//!
+//! The generator never produces a move that leaves the king in check, so perft needs no make/unmake at
+//! the last ply ("bulk counting"). It works on sets: the king's targets are tested one by one with the
+//! king taken off the board; with two checkers only the king moves; with one, every other move must land
+//! in `between(king, checker)` (block or capture); pinned pieces stay on the line through their king.
+//! En passant is tested by replaying both pawn moves on the occupancy (which catches the horizontal pin
+//! across two pawns), and castling checks the king's path and its final square with the final occupancy
+//! (which catches a Chess960 rook that was shielding its king).
+//!
+//! Moves are emitted to a [`MoveSink`] as sets so that a counting sink adds popcounts instead of
+//! enumerating moves.
+
+use super::{
+    attacks::{
+        between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+        rook_attacks,
+    },
+    movelist::MoveList,
+};
+use crate::{
+    board::Position,
+    types::{Bitboard, CastlingSide, Color, File, Move, PieceType, Rank, Square},
+};
+
+/// Which moves to generate; the search stages captures before quiet moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenKind {
+    /// Every legal move.
+    All,
+    /// Captures (including en passant) and all promotions, capturing or not, under-promotions included.
+    CapturesAndPromotions,
+    /// Every other legal move: non-capturing, non-promoting moves, castling included.
+    Quiets,
+}
+
+/// Receives generated moves as sets.
+pub trait MoveSink {
+    /// Normal moves of the piece on `from` to each square of `targets` (no pawn promotions here).
+    fn moves(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves to each square `t` of `targets` from `t - offset` (offset in squares, e.g. +8 for a
+    /// white single push); `promotion` means each is four moves (queen, knight, rook, bishop).
+    fn pawn_moves(&mut self, targets: Bitboard, offset: i8, promotion: bool);
+    /// One special move (en passant or castling).
+    fn special(&mut self, mv: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn moves(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, offset: i8, promotion: bool) {
+        for to in targets {
+            let from = Square::ALL[(to as i8 - offset) as usize];
+            if promotion {
+                for pt in [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
+                    self.push(Move::new_promotion(from, to, pt));
+                }
+            } else {
+                self.push(Move::new(from, to));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// A sink that only counts moves (for perft's last ply and for "has any legal move").
+#[derive(Debug, Default, Clone, Copy)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn moves(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.len() as u64;
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, _offset: i8, promotion: bool) {
+        self.0 += targets.len() as u64 * if promotion { 4 } else { 1 };
+    }
+
+    #[inline(always)]
+    fn special(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+}
+
+const ALL: u8 = 0;
+const CAPTURES: u8 = 1;
+const QUIETS: u8 = 2;
+
+impl Position {
+    /// Emits the legal moves of `kind` to `sink`.
+    #[inline]
+    pub fn generate<S: MoveSink>(&self, kind: GenKind, sink: &mut S) {
+        match kind {
+            GenKind::All => self.gen::<ALL, S>(sink),
+            GenKind::CapturesAndPromotions => self.gen::<CAPTURES, S>(sink),
+            GenKind::Quiets => self.gen::<QUIETS, S>(sink),
+        }
+    }
+
+    /// Emits every legal move to `sink`.
+    #[inline]
+    pub fn generate_legal<S: MoveSink>(&self, sink: &mut S) {
+        self.gen::<ALL, S>(sink);
+    }
+
+    /// The number of legal moves (bulk count: no list is built).
+    #[inline]
+    pub fn count_legal(&self) -> u64 {
+        let mut counter = MoveCounter(0);
+        self.gen::<ALL, _>(&mut counter);
+        counter.0
+    }
+
+    /// True if the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal() > 0
+    }
+
+    #[inline(always)]
+    fn gen<const KIND: u8, S: MoveSink>(&self, sink: &mut S) {
+        let us = self.side_to_move;
+        let them = us.flip();
+        let ours = self.colored(us);
+        let theirs = self.colored(them);
+        let occupied = ours | theirs;
+        let king = self.king(us);
+        // Squares a non-pawn piece may go to, by kind.
+        let targets = match KIND {
+            ALL => !ours,
+            CAPTURES => theirs,
+            _ => !occupied,
+        };
+
+        // King moves: each target tested with the king off the board (it must not hide behind itself).
+        let without_king = occupied.without(king);
+        let mut king_targets = king_attacks(king) & targets;
+        for to in king_targets {
+            if self.is_attacked(to, them, without_king) {
+                king_targets = king_targets.without(to);
+            }
+        }
+        if king_targets.any() {
+            sink.moves(king, king_targets);
+        }
+
+        let checkers = self.checkers;
+        if checkers.has_more_than_one() {
+            return;
+        }
+        let check_mask = match checkers.first() {
+            Some(checker) => between(king, checker),
+            None => Bitboard::FULL,
+        };
+        let pinned = self.pinned;
+        let piece_targets = targets & check_mask;
+
+        for from in self.colored_pieces(us, PieceType::Knight) & !pinned {
+            let to = knight_attacks(from) & piece_targets;
+            if to.any() {
+                sink.moves(from, to);
+            }
+        }
+        let queens = self.colored_pieces(us, PieceType::Queen);
+        for from in (self.colored_pieces(us, PieceType::Bishop) | queens) & !pinned {
+            let attacks =
+                if queens.has(from) { queen_attacks(from, occupied) } else { bishop_attacks(from, occupied) };
+            let to = attacks & piece_targets;
+            if to.any() {
+                sink.moves(from, to);
+            }
+        }
+        for from in self.colored_pieces(us, PieceType::Rook) & !pinned {
+            let to = rook_attacks(from, occupied) & piece_targets;
+            if to.any() {
+                sink.moves(from, to);
+            }
+        }
+        // Pinned sliders move along their pin line (never possible while in check).
+        if checkers.is_empty() {
+            let pinned_sliders =
+                pinned & (ours & !self.pieces(PieceType::Pawn) & !self.pieces(PieceType::Knight));
+            for from in pinned_sliders {
+                let pt = self.mailbox[from as usize].map(|p| p.piece_type());
+                let attacks = match pt {
+                    Some(PieceType::Bishop) => bishop_attacks(from, occupied),
+                    Some(PieceType::Rook) => rook_attacks(from, occupied),
+                    _ => queen_attacks(from, occupied),
+                };
+                let to = attacks & piece_targets & line(king, from);
+                if to.any() {
+                    sink.moves(from, to);
+                }
+            }
+        }
+
+        self.gen_pawns::<KIND, S>(sink, check_mask);
+
+        if KIND != CAPTURES && checkers.is_empty() && !self.castling.is_empty() {
+            for side in CastlingSide::ALL {
+                if let Some(rook) = self.castling_rook(us, side) {
+                    if self.castling_is_legal(king, rook, side) {
+                        sink.special(Move::new_castling(king, rook));
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn gen_pawns<const KIND: u8, S: MoveSink>(&self, sink: &mut S, check_mask: Bitboard) {
+        let us = self.side_to_move;
+        let them = us.flip();
+        let pawns = self.colored_pieces(us, PieceType::Pawn);
+        if pawns.is_empty() {
+            return;
+        }
+        let theirs = self.colored(them);
+        let empty = !self.occupied();
+        let king = self.king(us);
+        let last_rank = Bitboard::rank(Rank::Eighth.relative_to(us));
+        let third_rank = Bitboard::rank(Rank::Third.relative_to(us));
+        let not_a = !Bitboard::file(File::A);
+        let not_h = !Bitboard::file(File::H);
+        // Shifts towards the enemy: push, capture towards the a-file, capture towards the h-file.
+        let (push, left, right): (i8, i8, i8) = match us {
+            Color::White => (8, 7, 9),
+            Color::Black => (-8, -9, -7),
+        };
+        let shift = |bb: Bitboard, by: i8| if by > 0 { Bitboard(bb.0 << by) } else { Bitboard(bb.0 >> -by) };
+
+        let pinned = self.pinned & pawns;
+        let free = pawns & !pinned;
+
+        let want_quiet = KIND != CAPTURES;
+        let want_captures = KIND != QUIETS;
+
+        // Pushes.
+        let single = shift(free, push) & empty;
+        let double = shift(single & third_rank, push) & empty & check_mask;
+        let single = single & check_mask;
+        if want_captures {
+            let promos = single & last_rank;
+            if promos.any() {
+                sink.pawn_moves(promos, push, true);
+            }
+        }
+        if want_quiet {
+            let quiet = single & !last_rank;
+            if quiet.any() {
+                sink.pawn_moves(quiet, push, false);
+            }
+            if double.any() {
+                sink.pawn_moves(double, 2 * push, false);
+            }
+        }
+        // Captures (and promotions by capture) are in the capture stage; quiet stage has none.
+        if want_captures {
+            let victims = theirs & check_mask;
+            for (bb, offset) in [(shift(free & not_a, left), left), (shift(free & not_h, right), right)] {
+                let caps = bb & victims;
+                let promos = caps & last_rank;
+                if promos.any() {
+                    sink.pawn_moves(promos, offset, true);
+                }
+                let plain = caps & !last_rank;
+                if plain.any() {
+                    sink.pawn_moves(plain, offset, false);
+                }
+            }
+        }
+
+        // Pinned pawns move only along the line through their king (never while in check).
+        if pinned.any() && self.checkers.is_empty() {
+            for from in pinned {
+                let allowed = line(king, from);
+                let fb = from.bitboard();
+                let one = shift(fb, push) & empty & allowed;
+                if one.any() {
+                    let promotion = (one & last_rank).any();
+                    if (promotion && want_captures) || (!promotion && want_quiet) {
+                        sink.pawn_moves(one, push, promotion);
+                    }
+                    let two = shift(one & third_rank, push) & empty;
+                    if two.any() && want_quiet {
+                        sink.pawn_moves(two, 2 * push, false);
+                    }
+                }
+                if want_captures {
+                    for (bb, offset) in [(shift(fb & not_a, left), left), (shift(fb & not_h, right), right)] {
+                        let cap = bb & theirs & allowed;
+                        if cap.any() {
+                            sink.pawn_moves(cap, offset, (cap & last_rank).any());
+                        }
+                    }
+                }
+            }
+        }
+
+        if want_captures {
+            if let Some(ep) = self.ep_square {
+                for from in pawn_attacks(them, ep) & pawns {
+                    if self.en_passant_is_legal(from, ep) {
+                        sink.special(Move::new_en_passant(from, ep));
+                    }
+                }
+            }
+        }
+    }
+
+    /// True if the side to move (not in check) may castle with `rook` towards `side`.
+    #[inline]
+    fn castling_is_legal(&self, king: Square, rook: Square, side: CastlingSide) -> bool {
+        let us = self.side_to_move;
+        let them = us.flip();
+        let back = Rank::First.relative_to(us);
+        let king_to = Square::new(side.king_file(), back);
+        let rook_to = Square::new(side.rook_file(), back);
+        let occupied = self.occupied();
+        let movers = king.bitboard() | rook.bitboard();
+        let must_be_empty = (between(king, king_to) | between(rook, rook_to)) & !movers;
+        if (must_be_empty & occupied).any() {
+            return false;
+        }
+        // The king may not pass through an attacked square ...
+        let without_king = occupied.without(king);
+        let path = between(king, king_to).without(king_to);
+        for sq in path {
+            if self.is_attacked(sq, them, without_king) {
+                return false;
+            }
+        }
+        // ... nor end in check, judged with both pieces on their new squares.
+        let after = (occupied ^ movers) | king_to.bitboard() | rook_to.bitboard();
+        !self.is_attacked(king_to, them, after)
+    }
+}

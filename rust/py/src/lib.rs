@@ -1,0 +1,25 @@
+//! `camelpy._core`: the PyO3 bindings of `camelpy-core`. Each module here mirrors a core module and only
+//! converts: extract Python inputs, call the core (with the GIL released for long calls), build results.
+
+mod board;
+mod convert;
+mod errors;
+mod perft;
+
+use pyo3::prelude::*;
+
+/// The native core of camelpy (use the ``camelpy`` package, not this module).
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // Lets benchmarks refuse to time a debug build.
+    m.add("build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
+    // Which slider lookup this build uses: "pext" (BMI2 target) or "magic".
+    m.add("slider_lookup", if camelpy_core::movegen::attacks::USES_PEXT { "pext" } else { "magic" })?;
+    m.add("STARTING_FEN", camelpy_core::STARTING_FEN)?;
+    m.add_class::<board::PyPosition>()?;
+    m.add_function(wrap_pyfunction!(board::_restore_position, m)?)?;
+    m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
+    Ok(())
+}
