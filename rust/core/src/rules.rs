@@ -51,7 +51,7 @@ impl Position {
 
     /// 150 half-moves without capture or pawn move, and the game is not already over by checkmate.
     pub fn is_seventyfive_moves(&self) -> bool {
-        self.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES && self.has_legal_moves()
+        self.s.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES && self.has_legal_moves()
     }
 
     /// The position has occurred at least five times (in the history this `Position` holds).
@@ -64,7 +64,7 @@ impl Position {
     pub fn is_game_over(&self) -> bool {
         !self.has_legal_moves()
             || self.is_insufficient_material()
-            || self.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES
+            || self.s.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES
             || self.is_fivefold_repetition()
     }
 }

@@ -52,7 +52,7 @@ impl Position {
         let mut pos = Position::empty(chess960);
         parse_placement(&mut pos, fields[0]).map_err(|reason| syntax(FenField::Placement, reason))?;
 
-        pos.side_to_move = match fields[1] {
+        pos.s.side_to_move = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
             other => {
@@ -86,18 +86,19 @@ impl Position {
             })?),
         };
 
-        pos.halfmove_clock = match fields.get(4) {
+        pos.s.halfmove_clock = match fields.get(4) {
             None => 0,
             Some(s) => parse_counter(s).map_err(|reason| syntax(FenField::Halfmove, reason))?,
         };
-        pos.fullmove_number = match fields.get(5) {
+        pos.s.fullmove_number = match fields.get(5) {
             None => 1,
             Some(s) => parse_counter(s).map_err(|reason| syntax(FenField::Fullmove, reason))?.max(1),
         };
 
         validate(&pos, ep).map_err(invalid)?;
 
-        pos.key = pos.compute_key();
+        pos.init_castling_masks();
+        pos.s.key = pos.compute_key();
         pos.update_check_info();
         if let Some(ep) = ep {
             pos.set_ep_if_capturable(ep);
@@ -137,15 +138,15 @@ impl Position {
             }
         }
         out.push(' ');
-        out.push(self.side_to_move.fen_char());
+        out.push(self.s.side_to_move.fen_char());
         out.push(' ');
         out.push_str(&self.castling_fen(shredder));
         out.push(' ');
-        match self.ep_square {
+        match self.s.ep_square {
             Some(sq) => out.push_str(&sq.to_string()),
             None => out.push('-'),
         }
-        out.push_str(&format!(" {} {}", self.halfmove_clock, self.fullmove_number));
+        out.push_str(&format!(" {} {}", self.s.halfmove_clock, self.s.fullmove_number));
         out
     }
 
@@ -155,7 +156,7 @@ impl Position {
             let back = Rank::First.relative_to(color);
             let rooks = self.colored_pieces(color, PieceType::Rook) & crate::types::Bitboard::rank(back);
             for side in CastlingSide::ALL {
-                let Some(file) = self.castling.get(color, side) else { continue };
+                let Some(file) = self.s.castling.get(color, side) else { continue };
                 let outermost = match side {
                     CastlingSide::KingSide => { rooks }.all(|r| r.file() <= file),
                     CastlingSide::QueenSide => { rooks }.all(|r| r.file() >= file),
@@ -293,7 +294,7 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), CastlingProblem>
             }
             _ => return Err(CastlingProblem::Syntax(format!("invalid castling letter '{c}'"))),
         };
-        if pos.castling.get(color, side).is_some() {
+        if pos.s.castling.get(color, side).is_some() {
             return Err(CastlingProblem::Syntax(format!(
                 "more than one {name} castling right on one side ('{c}')"
             )));
@@ -304,7 +305,7 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), CastlingProblem>
                 back.to_char()
             )));
         }
-        pos.castling.set(color, side, Some(file));
+        pos.s.castling.set(color, side, Some(file));
     }
     Ok(())
 }

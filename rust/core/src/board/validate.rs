@@ -27,7 +27,7 @@ pub(crate) fn validate(pos: &Position, ep: Option<Square>) -> Result<(), Positio
         return Err(PositionError::PawnOnBackRank);
     }
 
-    let us = pos.side_to_move;
+    let us = pos.s.side_to_move;
     let them = us.flip();
     let occupied = pos.occupied();
     if pos.is_attacked(pos.king(them), us, occupied) {

@@ -74,13 +74,22 @@ fn magic_index(entry: &MagicEntry, occupied: Bitboard) -> usize {
 /// Squares a rook on `sq` attacks when `occupied` holds the pieces on the board.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(ROOK_ATTACKS[magic_index(&ROOK_MAGICS[sq as usize], occupied)])
+    let index = magic_index(&ROOK_MAGICS[sq as usize], occupied);
+    debug_assert!(index < ROOK_ATTACKS.len());
+    // SAFETY: a square's slice starts at `offset` and has `1 << mask.count_ones()` entries, and both
+    // index kinds (PEXT, or a magic product shifted by `64 - bits`) are below `1 << bits`; the test
+    // `slider_tables_equal_ray_walk_for_every_blocker_subset` reads every index. Skipping the bounds check
+    // is worth about 3% in perft 6 (README "Speed").
+    Bitboard(unsafe { *ROOK_ATTACKS.get_unchecked(index) })
 }
 
 /// Squares a bishop on `sq` attacks when `occupied` holds the pieces on the board.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(BISHOP_ATTACKS[magic_index(&BISHOP_MAGICS[sq as usize], occupied)])
+    let index = magic_index(&BISHOP_MAGICS[sq as usize], occupied);
+    debug_assert!(index < BISHOP_ATTACKS.len());
+    // SAFETY: as in `rook_attacks`, the index is within the square's slice by construction.
+    Bitboard(unsafe { *BISHOP_ATTACKS.get_unchecked(index) })
 }
 
 /// Squares a queen on `sq` attacks.

@@ -130,7 +130,7 @@ impl Position {
 
     #[inline(always)]
     fn gen<const KIND: u8, S: MoveSink>(&self, sink: &mut S) {
-        let us = self.side_to_move;
+        let us = self.s.side_to_move;
         let them = us.flip();
         let ours = self.colored(us);
         let theirs = self.colored(them);
@@ -155,7 +155,7 @@ impl Position {
             sink.moves(king, king_targets);
         }
 
-        let checkers = self.checkers;
+        let checkers = self.s.checkers;
         if checkers.has_more_than_one() {
             return;
         }
@@ -163,7 +163,7 @@ impl Position {
             Some(checker) => between(king, checker),
             None => Bitboard::FULL,
         };
-        let pinned = self.pinned;
+        let pinned = self.s.pinned;
         let piece_targets = targets & check_mask;
 
         for from in self.colored_pieces(us, PieceType::Knight) & !pinned {
@@ -192,7 +192,7 @@ impl Position {
             let pinned_sliders =
                 pinned & (ours & !self.pieces(PieceType::Pawn) & !self.pieces(PieceType::Knight));
             for from in pinned_sliders {
-                let pt = self.mailbox[from as usize].map(|p| p.piece_type());
+                let pt = self.s.mailbox[from as usize].map(|p| p.piece_type());
                 let attacks = match pt {
                     Some(PieceType::Bishop) => bishop_attacks(from, occupied),
                     Some(PieceType::Rook) => rook_attacks(from, occupied),
@@ -207,10 +207,11 @@ impl Position {
 
         self.gen_pawns::<KIND, S>(sink, check_mask);
 
-        if KIND != CAPTURES && checkers.is_empty() && !self.castling.is_empty() {
+        if KIND != CAPTURES && checkers.is_empty() && !self.s.castling.is_empty() {
             for side in CastlingSide::ALL {
                 if let Some(rook) = self.castling_rook(us, side) {
-                    if self.castling_is_legal(king, rook, side) {
+                    let must_be_empty = self.castling_empty[us as usize][side as usize];
+                    if (must_be_empty & occupied).is_empty() && self.castling_is_legal(king, rook, side) {
                         sink.special(Move::new_castling(king, rook));
                     }
                 }
@@ -220,7 +221,7 @@ impl Position {
 
     #[inline(always)]
     fn gen_pawns<const KIND: u8, S: MoveSink>(&self, sink: &mut S, check_mask: Bitboard) {
-        let us = self.side_to_move;
+        let us = self.s.side_to_move;
         let them = us.flip();
         let pawns = self.colored_pieces(us, PieceType::Pawn);
         if pawns.is_empty() {
@@ -240,7 +241,7 @@ impl Position {
         };
         let shift = |bb: Bitboard, by: i8| if by > 0 { Bitboard(bb.0 << by) } else { Bitboard(bb.0 >> -by) };
 
-        let pinned = self.pinned & pawns;
+        let pinned = self.s.pinned & pawns;
         let free = pawns & !pinned;
 
         let want_quiet = KIND != CAPTURES;
@@ -282,7 +283,7 @@ impl Position {
         }
 
         // Pinned pawns move only along the line through their king (never while in check).
-        if pinned.any() && self.checkers.is_empty() {
+        if pinned.any() && self.s.checkers.is_empty() {
             for from in pinned {
                 let allowed = line(king, from);
                 let fb = from.bitboard();
@@ -309,7 +310,7 @@ impl Position {
         }
 
         if want_captures {
-            if let Some(ep) = self.ep_square {
+            if let Some(ep) = self.s.ep_square {
                 for from in pawn_attacks(them, ep) & pawns {
                     if self.en_passant_is_legal(from, ep) {
                         sink.special(Move::new_en_passant(from, ep));
@@ -319,20 +320,17 @@ impl Position {
         }
     }
 
-    /// True if the side to move (not in check) may castle with `rook` towards `side`.
+    /// True if the side to move (not in check, with the squares between king, rook and their destinations
+    /// empty) may castle with `rook` towards `side`: no attacked square on the king's way.
     #[inline]
     fn castling_is_legal(&self, king: Square, rook: Square, side: CastlingSide) -> bool {
-        let us = self.side_to_move;
+        let us = self.s.side_to_move;
         let them = us.flip();
         let back = Rank::First.relative_to(us);
         let king_to = Square::new(side.king_file(), back);
         let rook_to = Square::new(side.rook_file(), back);
         let occupied = self.occupied();
         let movers = king.bitboard() | rook.bitboard();
-        let must_be_empty = (between(king, king_to) | between(rook, rook_to)) & !movers;
-        if (must_be_empty & occupied).any() {
-            return false;
-        }
         // The king may not pass through an attacked square ...
         let without_king = occupied.without(king);
         let path = between(king, king_to).without(king_to);

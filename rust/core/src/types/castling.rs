@@ -54,6 +54,19 @@ impl CastlingRights {
         self.mask() == 0
     }
 
+    /// Removes every right whose bit (`1 << (2 * color + side)`, as in [`CastlingRights::mask`]) is set
+    /// in `lost`.
+    #[inline(always)]
+    pub fn remove_mask(&mut self, lost: u8) {
+        for color in 0..2 {
+            for side in 0..2 {
+                if lost >> (2 * color + side) & 1 != 0 {
+                    self.rooks[color][side] = None;
+                }
+            }
+        }
+    }
+
     /// The rights as four bits (`1 << (2 * color + side)`), for Zobrist keys.
     #[inline(always)]
     pub const fn mask(&self) -> usize {

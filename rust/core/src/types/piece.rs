@@ -30,7 +30,17 @@ impl Piece {
     /// The piece's kind.
     #[inline(always)]
     pub const fn piece_type(self) -> PieceType {
-        PieceType::ALL[self as usize % 6]
+        // A table, not `% 6`: this is on the make/unmake path.
+        const TYPES: [PieceType; 12] = {
+            let mut t = [PieceType::Pawn; 12];
+            let mut i = 0;
+            while i < 12 {
+                t[i] = PieceType::ALL[i % 6];
+                i += 1;
+            }
+            t
+        };
+        TYPES[self as usize]
     }
 
     /// The FEN letter: upper case for White, lower case for Black.
