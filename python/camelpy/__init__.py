@@ -53,7 +53,7 @@ def perft(board_or_fen: BoardOrFen, depth: int, *, chess960: bool | None = None)
     >>> camelpy.perft(chess.Board(), 4)
     197281
     >>> camelpy.perft("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 2, chess960=True)
-    326
+    528
 
     :raises: :exc:`camelpy.InvalidFenError` for a bad FEN, :exc:`ValueError` for a negative depth.
     """

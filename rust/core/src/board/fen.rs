@@ -315,5 +315,5 @@ fn parse_counter(s: &str) -> Result<u32, String> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("expected a non-negative integer, got '{}'", crate::error::quote(s)));
     }
-    s.parse::<u32>().map_err(|_| format!("'{}' is too large", crate::error::quote(s)))
+    s.parse::<u32>().map_err(|_| format!("number too large (over 32 bits): '{}'", crate::error::quote(s)))
 }

@@ -1,0 +1,1 @@
+"""pytest-benchmark suites (a package so that modules can import ``benches.conftest``)."""

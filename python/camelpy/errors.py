@@ -1,0 +1,68 @@
+"""Exceptions raised by camelpy.
+
+Every error is a :class:`ValueError` subclass, named and worded the way python-chess
+words its own: a lowercase message that quotes the offending input. Code written
+for python-chess keeps working, because :class:`InvalidMoveError` and
+:class:`IllegalMoveError` also subclass :class:`chess.InvalidMoveError` and
+:class:`chess.IllegalMoveError`, so ``except chess.IllegalMoveError`` catches ours.
+
+The classes live in Python (not in the extension) so that they can subclass the
+python-chess exceptions and be pickled by name; the Rust bindings raise them through
+PyO3's ``import_exception!(camelpy.errors, ...)``. This module therefore imports
+nothing but :mod:`chess`, and must stay importable without the compiled extension.
+"""
+
+from __future__ import annotations
+
+import chess
+
+__all__ = ["IllegalMoveError", "InvalidFenError", "InvalidMoveError"]
+
+
+class InvalidFenError(ValueError):
+    """A FEN that cannot be parsed, or that describes an impossible position.
+
+    Raised by :class:`camelpy.Position`, :func:`camelpy.perft` and
+    :func:`camelpy.divide`. The message names what is wrong and quotes the FEN
+    (a very long FEN is quoted truncated).
+
+    >>> import camelpy
+    >>> try:
+    ...     camelpy.Position("8/8/8 w - - 0 1")
+    ... except camelpy.InvalidFenError as err:
+    ...     print(type(err).__name__, isinstance(err, ValueError), "fen" in str(err))
+    InvalidFenError True True
+    """
+
+
+class InvalidMoveError(chess.InvalidMoveError):
+    """A move string that is not syntactically valid UCI, such as ``"e9e4"``.
+
+    Subclasses :class:`chess.InvalidMoveError` (and so :class:`ValueError`).
+    The position is left unchanged.
+
+    >>> import camelpy
+    >>> pos = camelpy.Position()
+    >>> try:
+    ...     pos.push("e9e4")
+    ... except camelpy.InvalidMoveError as err:
+    ...     print(err)
+    invalid uci: 'e9e4'
+    """
+
+
+class IllegalMoveError(chess.IllegalMoveError):
+    """A well-formed move that is not legal in the current position.
+
+    Subclasses :class:`chess.IllegalMoveError` (and so :class:`ValueError`).
+    The message quotes the move and the position's FEN; the position is left
+    unchanged.
+
+    >>> import camelpy
+    >>> pos = camelpy.Position()
+    >>> try:
+    ...     pos.push("e2e5")
+    ... except camelpy.IllegalMoveError as err:
+    ...     print(err)
+    illegal uci: 'e2e5' in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+    """

@@ -1,0 +1,1 @@
+"""camelpy test-suite (a package so that modules can import ``tests.conftest``)."""

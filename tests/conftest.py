@@ -1,0 +1,154 @@
+"""Shared paths and data readers for the camelpy test-suite.
+
+``tests`` is a package (it has an ``__init__.py``), so test modules import these helpers
+as ``from tests.conftest import ...``. A bare ``from conftest import ...`` would pick up
+whichever ``conftest`` module pytest loaded last (``benches/conftest.py`` when both
+directories are collected), and would break under ``--import-mode=importlib``.
+
+Readers return plain dataclasses in file order, so parametrised test ids stay stable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+import chess
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PERFT_SUITES_DIR = REPO_ROOT / "perft_suites"
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+STANDARD_EPD = PERFT_SUITES_DIR / "standard.epd"
+FISCHER_EPD = PERFT_SUITES_DIR / "fischer.epd"
+QUICK_EPD = PERFT_SUITES_DIR / "quick.epd"
+QUICK_FISCHER_EPD = PERFT_SUITES_DIR / "quick_fischer.epd"
+BAD_FENS_TXT = DATA_DIR / "bad_fens.txt"
+BALANCED_EPD = DATA_DIR / "balanced.epd"
+
+KIWIPETE_FEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+# Each (position, depth) of the full suites whose expected leaf count is at most this is
+# checked in the default (CI) run; everything else waits for ``-m slow``. With this cap
+# standard.epd contributes ~8.3 M and fischer.epd ~22.7 M leaves in total.
+CI_NODE_LIMIT = 200_000
+
+
+# The one python-chess validity flag camelpy may ignore: standard.epd line 51
+# (``B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1``, black king checked along one diagonal from both
+# sides) has STATUS_IMPOSSIBLE_CHECK -- no last move can produce it -- yet it is a classic
+# perft position that camelpy must accept. Every other flag means the FEN must be refused.
+LENIENT_STATUS = chess.STATUS_IMPOSSIBLE_CHECK
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip ``@pytest.mark.slow`` tests unless the ``-m`` expression names ``slow``.
+
+    ``pytest`` alone stays quick; ``pytest -m slow`` (or ``-m "slow or not slow"``) runs them.
+    """
+    if "slow" in (config.getoption("markexpr", "") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
+
+
+@dataclasses.dataclass(frozen=True)
+class PerftCase:
+    """One line of a perft suite: ``<FEN> ;D1 n ;D2 n ...``."""
+
+    fen: str
+    chess960: bool
+    counts: dict[int, int]
+    """Expected leaf count per depth, read from the ``;Dn`` tags (not every depth is listed)."""
+    source: str
+    """``"<file>:<line number>"``, used as the pytest id."""
+
+    def capped(self, limit: int | None) -> dict[int, int]:
+        """The listed depths whose count is at most ``limit`` (all of them for ``None``)."""
+        return {d: n for d, n in self.counts.items() if limit is None or n <= limit}
+
+
+def parse_perft_line(line: str, *, chess960: bool, source: str) -> PerftCase:
+    """Parse ``<FEN> ;D1 20 ;D2 400 ...``; the depth comes from the tag, not the position."""
+    fen, *tags = line.split(";")
+    counts: dict[int, int] = {}
+    for tag in tags:
+        name, value = tag.split()
+        if not (name.startswith("D") and name[1:].isdigit()):
+            raise ValueError(f"bad perft tag {tag!r} at {source}")
+        depth = int(name[1:])
+        if depth in counts:
+            raise ValueError(f"duplicate depth {depth} at {source}")
+        counts[depth] = int(value)
+    if not counts:
+        raise ValueError(f"no perft counts at {source}")
+    return PerftCase(fen=fen.strip(), chess960=chess960, counts=counts, source=source)
+
+
+@functools.cache
+def read_perft_suite(path: Path) -> tuple[PerftCase, ...]:
+    """Read a perft suite. Fischer files (Shredder castling letters) are read as Chess960."""
+    chess960 = path.stem.endswith("fischer")
+    cases = []
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if line.strip():
+                source = f"{path.stem}:{number}"
+                cases.append(parse_perft_line(line, chess960=chess960, source=source))
+    return tuple(cases)
+
+
+@dataclasses.dataclass(frozen=True)
+class BadFen:
+    """One line of ``bad_fens.txt``: the exact FEN and what is wrong with it."""
+
+    fen: str
+    comment: str
+    source: str
+
+
+@functools.cache
+def read_bad_fens() -> tuple[BadFen, ...]:
+    """Split each line on the *last* ``' ## '``; the FEN part is kept byte for byte."""
+    entries = []
+    with BAD_FENS_TXT.open(encoding="utf-8", newline="\n") as f:
+        for number, line in enumerate(f, start=1):
+            line = line.removesuffix("\n")
+            fen, sep, comment = line.rpartition(" ## ")
+            if not sep:
+                raise ValueError(f"missing ' ## ' on line {number} of {BAD_FENS_TXT}")
+            entries.append(BadFen(fen=fen, comment=comment, source=f"bad_fens:{number}"))
+    return tuple(entries)
+
+
+@functools.cache
+def read_balanced_openings() -> tuple[str, ...]:
+    """The 1000 lines of ``balanced.epd`` (4-field EPD plus ``id``/``c0`` operations)."""
+    with BALANCED_EPD.open(encoding="utf-8") as f:
+        return tuple(line.rstrip("\n") for line in f if line.strip())
+
+
+def call_no_panic(fn, *args, **kwargs):
+    """Call ``fn`` and return ``(result, None)`` or ``(None, exception)``.
+
+    Only :class:`Exception` subclasses are returned. Anything else derived from
+    :class:`BaseException` (notably ``pyo3_runtime.PanicException``, raised when Rust
+    panics) fails the test with a clear message instead of escaping into pytest;
+    ``KeyboardInterrupt`` and ``SystemExit`` still propagate.
+    """
+    try:
+        return fn(*args, **kwargs), None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as err:  # noqa: BLE001 - the caller inspects the type
+        return None, err
+    except BaseException as err:  # noqa: BLE001 - a Rust panic must fail, not crash
+        pytest.fail(
+            f"{getattr(fn, '__qualname__', fn)} raised {type(err).__module__}."
+            f"{type(err).__qualname__} (not an Exception; a Rust panic?): {err!r}",
+            pytrace=False,
+        )
