@@ -1,5 +1,5 @@
 # Stubs for the native module camelpy._core (checked by tests/test_stubs.py with mypy.stubtest).
-from typing import Any, Literal
+from typing import Any, Literal, final
 
 import chess
 
@@ -8,8 +8,9 @@ build_profile: Literal["release", "debug"]
 slider_lookup: Literal["pext", "magic"]
 STARTING_FEN: str
 
+@final
 class Position:
-    def __init__(self, fen: str = ..., chess960: bool = False) -> None: ...
+    def __new__(cls, fen: str = ..., chess960: bool = False) -> Position: ...
     @staticmethod
     def from_board(board: chess.Board) -> Position: ...
     def to_board(self) -> chess.Board: ...
