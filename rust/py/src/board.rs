@@ -1,6 +1,6 @@
 //! `camelpy.Position`: the core `Position` for code that walks positions from Python.
 
-use camelpy_core::{Color, Position, STARTING_FEN};
+use camelpy_core::{Color, MoveList, Position, STARTING_FEN};
 use pyo3::{
     basic::CompareOp,
     exceptions::PyIndexError,
@@ -35,6 +35,27 @@ pub struct PyPosition {
     pos: Position,
     /// The FEN the position was set up from (for `to_board`, pickling and `from_board` round trips).
     root_fen: String,
+    /// `legal[ply]`: the legal moves of the position at that ply, once computed. A walk calls
+    /// `legal_moves()` and then `push`es each of them; with this memo `push` checks legality without
+    /// generating again. Entries above the current ply are dropped on `push` (a new child); `pop`
+    /// returns to a position whose entry is still exact.
+    legal: Vec<Option<MoveList>>,
+}
+
+impl PyPosition {
+    fn from_core(pos: Position, root_fen: String) -> PyPosition {
+        PyPosition { pos, root_fen, legal: Vec::new() }
+    }
+
+    /// The legal moves of the current position, from the memo or generated now.
+    fn legal(&mut self) -> &MoveList {
+        let ply = self.pos.ply();
+        if self.legal.len() <= ply {
+            self.legal.resize_with(ply + 1, || None);
+        }
+        let pos = &self.pos;
+        self.legal[ply].get_or_insert_with(|| pos.legal_moves())
+    }
 }
 
 #[pymethods]
@@ -43,7 +64,8 @@ impl PyPosition {
     #[pyo3(signature = (fen = STARTING_FEN, chess960 = false))]
     fn new(fen: &str, chess960: bool) -> PyResult<PyPosition> {
         let pos = Position::from_fen(fen, chess960).map_err(fen_error)?;
-        Ok(PyPosition { root_fen: pos.fen_with(chess960), pos })
+        let root_fen = pos.fen_with(chess960);
+        Ok(PyPosition::from_core(pos, root_fen))
     }
 
     /// Sets up the root of a ``chess.Board`` and replays its move stack (Chess960 taken from the board).
@@ -89,9 +111,9 @@ impl PyPosition {
     }
 
     /// The legal moves, as ``chess.Move`` objects.
-    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    fn legal_moves<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let chess960 = self.pos.is_chess960();
-        let moves = self.pos.legal_moves();
+        let moves = self.legal();
         let items = moves.iter().map(|&m| to_chess_move(py, m, chess960)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
@@ -102,8 +124,11 @@ impl PyPosition {
     ///     for a move that is not legal here. The position is unchanged after an error.
     fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let input = MoveInput::extract(mv)?;
-        let mv = input.resolve(&self.pos).map_err(move_error)?;
+        self.legal();
+        let legal = self.legal[self.pos.ply()].as_ref().expect("memo filled by legal()");
+        let mv = input.resolve(&self.pos, legal).map_err(move_error)?;
         self.pos.play_unchecked(mv);
+        self.legal.truncate(self.pos.ply());
         Ok(())
     }
 
@@ -190,7 +215,7 @@ impl PyPosition {
 
     /// An independent copy, with the move stack.
     fn copy(&self) -> PyPosition {
-        PyPosition { pos: self.pos.clone(), root_fen: self.root_fen.clone() }
+        PyPosition::from_core(self.pos.clone(), self.root_fen.clone())
     }
 
     fn __copy__(&self) -> PyPosition {
@@ -249,5 +274,5 @@ pub fn _restore_position(root_fen: &str, chess960: bool, moves: Vec<String>) -> 
         let mv = pos.parse_uci(&uci).map_err(move_error)?;
         pos.play_unchecked(mv);
     }
-    Ok(PyPosition { pos, root_fen: root_fen.to_string() })
+    Ok(PyPosition::from_core(pos, root_fen.to_string()))
 }

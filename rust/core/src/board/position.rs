@@ -534,7 +534,19 @@ impl Position {
         if self.s.mailbox[from as usize].is_none_or(|p| p.color() != self.s.side_to_move) {
             return None;
         }
-        self.legal_moves().iter().copied().find(|&m| {
+        self.match_move(&self.legal_moves(), from, to, promotion)
+    }
+
+    /// [`Position::find_move`] within `legal`, which must be this position's legal moves (for callers
+    /// that already hold them).
+    pub fn match_move(
+        &self,
+        legal: &[Move],
+        from: Square,
+        to: Square,
+        promotion: Option<PieceType>,
+    ) -> Option<Move> {
+        legal.iter().copied().find(|&m| {
             m.from() == from
                 && m.promotion() == promotion
                 && (m.to() == to || (m.is_castling() && !self.chess960 && m.king_destination() == to))

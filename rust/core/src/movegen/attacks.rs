@@ -187,6 +187,30 @@ mod tests {
     }
 
     #[test]
+    fn build_script_tables_are_reproducible() {
+        // Rerun the seeded search: the same magics and tables as build.rs emitted. The elapsed time is
+        // the figure behind doing the search at build time (see build.rs): run with --nocapture.
+        let start = std::time::Instant::now();
+        let (rook_entries, rook_table) = super::super::magics::find_all(
+            &ROOK_DIRECTIONS,
+            super::super::magics::ROOK_SEED,
+            generated::PEXT_LAYOUT,
+        );
+        let (bishop_entries, bishop_table) = super::super::magics::find_all(
+            &BISHOP_DIRECTIONS,
+            super::super::magics::BISHOP_SEED,
+            generated::PEXT_LAYOUT,
+        );
+        println!("magic search for both sliders: {:?}", start.elapsed());
+        assert_eq!(rook_entries, ROOK_MAGICS);
+        assert_eq!(bishop_entries, BISHOP_MAGICS);
+        assert_eq!(rook_table, ROOK_ATTACKS);
+        assert_eq!(bishop_table, BISHOP_ATTACKS);
+        assert_eq!(ROOK_ATTACKS.len(), 102_400);
+        assert_eq!(BISHOP_ATTACKS.len(), 5_248);
+    }
+
+    #[test]
     fn leapers_and_lines() {
         assert_eq!(knight_attacks(Square::A1), Square::B3.bitboard() | Square::C2.bitboard());
         assert_eq!(king_attacks(Square::E1).len(), 5);
