@@ -269,7 +269,7 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), CastlingProblem>
                 (CastlingSide::KingSide, rook.file())
             }
             'q' => {
-                let rook = rooks.filter(|r| r.file() < king.file()).next();
+                let rook = rooks.into_iter().find(|r| r.file() < king.file());
                 let rook = rook.ok_or_else(|| {
                     CastlingProblem::Placement(format!(
                         "'{c}' but no {name} rook on the queen side of the king"

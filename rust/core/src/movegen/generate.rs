@@ -192,11 +192,12 @@ impl Position {
             let pinned_sliders =
                 pinned & (ours & !self.pieces(PieceType::Pawn) & !self.pieces(PieceType::Knight));
             for from in pinned_sliders {
-                let pt = self.s.mailbox[from as usize].map(|p| p.piece_type());
-                let attacks = match pt {
-                    Some(PieceType::Bishop) => bishop_attacks(from, occupied),
-                    Some(PieceType::Rook) => rook_attacks(from, occupied),
-                    _ => queen_attacks(from, occupied),
+                let attacks = if self.pieces(PieceType::Bishop).has(from) {
+                    bishop_attacks(from, occupied)
+                } else if self.pieces(PieceType::Rook).has(from) {
+                    rook_attacks(from, occupied)
+                } else {
+                    queen_attacks(from, occupied)
                 };
                 let to = attacks & piece_targets & line(king, from);
                 if to.any() {
