@@ -43,19 +43,6 @@ CI_NODE_LIMIT = 200_000
 LENIENT_STATUS = chess.STATUS_IMPOSSIBLE_CHECK
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip ``@pytest.mark.slow`` tests unless the ``-m`` expression names ``slow``.
-
-    ``pytest`` alone stays quick; ``pytest -m slow`` (or ``-m "slow or not slow"``) runs them.
-    """
-    if "slow" in (config.getoption("markexpr", "") or ""):
-        return
-    skip = pytest.mark.skip(reason="slow: run with -m slow")
-    for item in items:
-        if item.get_closest_marker("slow") is not None:
-            item.add_marker(skip)
-
-
 @dataclasses.dataclass(frozen=True)
 class PerftCase:
     """One line of a perft suite: ``<FEN> ;D1 n ;D2 n ...``."""

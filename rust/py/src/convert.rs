@@ -3,7 +3,9 @@
 //! `chess.Move` objects are immutable in practice, so each distinct (from, to, promotion) is created once
 //! and then shared: returning a legal move list costs one reference count per move, not one Python
 //! constructor call, and `push` recognises its own objects by address instead of reading three
-//! attributes (the Python-level walk benchmark depends on both).
+//! attributes (the Python-level walk benchmark depends on both). This relies on python-chess's contract
+//! that a `Move` is a value: code that assigned to `move.to_square` of a move camelpy handed out would
+//! change that shared object.
 
 use std::{
     collections::HashMap,

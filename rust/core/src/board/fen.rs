@@ -190,10 +190,10 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), String> {
         for c in text.chars() {
             if let Some(d) = c.to_digit(10).filter(|_| c.is_ascii_digit()) {
                 if !(1..=8).contains(&d) {
-                    return Err(format!("invalid digit '{c}' in rank {}", i_to_rank(rank)));
+                    return Err(format!("invalid digit '{c}' in rank {}", rank.to_char()));
                 }
                 if previous_digit {
-                    return Err(format!("two consecutive digits in rank {}", i_to_rank(rank)));
+                    return Err(format!("two consecutive digits in rank {}", rank.to_char()));
                 }
                 previous_digit = true;
                 file += d as usize;
@@ -207,22 +207,18 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), String> {
                 return Err(format!(
                     "invalid character '{}' in rank {}",
                     crate::error::quote(&c.to_string()),
-                    i_to_rank(rank)
+                    rank.to_char()
                 ));
             }
             if file > 8 {
-                return Err(format!("more than 8 squares in rank {}", i_to_rank(rank)));
+                return Err(format!("more than 8 squares in rank {}", rank.to_char()));
             }
         }
         if file != 8 {
-            return Err(format!("expected 8 squares in rank {}, got {file}", i_to_rank(rank)));
+            return Err(format!("expected 8 squares in rank {}, got {file}", rank.to_char()));
         }
     }
     Ok(())
-}
-
-fn i_to_rank(rank: Rank) -> char {
-    rank.to_char()
 }
 
 enum CastlingProblem {

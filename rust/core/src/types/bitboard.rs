@@ -102,22 +102,6 @@ impl Bitboard {
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq as u8))
     }
-
-    /// Every subset of this set, the empty set first (the carry-rippler walk).
-    pub fn subsets(self) -> impl Iterator<Item = Bitboard> {
-        let mask = self.0;
-        let mut subset = 0u64;
-        let mut done = false;
-        core::iter::from_fn(move || {
-            if done {
-                return None;
-            }
-            let current = subset;
-            subset = subset.wrapping_sub(mask) & mask;
-            done = subset == 0;
-            Some(Bitboard(current))
-        })
-    }
 }
 
 impl Iterator for Bitboard {
@@ -205,6 +189,5 @@ mod tests {
         assert_eq!(Bitboard::file(File::A).len(), 8);
         assert!(Bitboard::rank(Rank::Eighth).has(Square::C8));
         assert!(Bitboard::LIGHT.has(Square::H1) && Bitboard::DARK.has(Square::A1));
-        assert_eq!(Bitboard(0b1011).subsets().count(), 8);
     }
 }
