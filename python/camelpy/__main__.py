@@ -40,7 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chess960", action="store_true", help="Chess960 castling rules")
     p.add_argument("--divide", action="store_true", help="print the count below each root move")
     args = parser.parse_args(argv)
-    return _perft(args)
+    try:
+        return _perft(args)
+    except BrokenPipeError:  # output piped into `head`: not an error
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
