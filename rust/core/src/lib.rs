@@ -8,6 +8,7 @@ pub mod error;
 pub mod movegen;
 pub mod perft;
 pub mod rules;
+pub mod tt;
 pub mod types;
 
 pub use board::{Position, STARTING_FEN};

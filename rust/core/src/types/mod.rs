@@ -1,5 +1,5 @@
 //! The vocabulary of the board: squares, files, ranks, colours, pieces, sets of squares, moves and
-//! castling rights. One type per file; every enum has `NUM`, `ALL`, `index` and `try_index`.
+//! castling rights, and search scores. One type per file; every enum has `NUM`, `ALL`, `index` and `try_index`.
 
 mod bitboard;
 mod castling;
@@ -10,6 +10,7 @@ mod moves;
 mod piece;
 mod piece_type;
 mod rank;
+mod score;
 mod square;
 
 pub use bitboard::Bitboard;
@@ -20,4 +21,8 @@ pub use moves::{Move, MoveKind};
 pub use piece::Piece;
 pub use piece_type::PieceType;
 pub use rank::Rank;
+pub use score::{
+    is_mate, mate_in, mated_in, Score, Value, MAX_PLY, VALUE_DRAW, VALUE_INFINITE, VALUE_MATE,
+    VALUE_MATE_IN_MAX_PLY, VALUE_NONE,
+};
 pub use square::Square;
