@@ -2,8 +2,10 @@
 
 mod fen;
 mod position;
+mod see;
 mod validate;
 pub mod zobrist;
 
 pub use fen::STARTING_FEN;
 pub use position::Position;
+pub use see::SEE_VALUES;
