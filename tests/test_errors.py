@@ -315,3 +315,22 @@ def test_negative_depth(depth: int) -> None:
         assert not isinstance(err, camelpy.InvalidFenError)
         _, err = call_no_panic(fn, chess.Board(), depth)
         assert isinstance(err, ValueError), f"{fn.__name__}(Board(), {depth}) gave {err!r}"
+
+
+@pytest.mark.parametrize(
+    ("move", "needle"),
+    [
+        (chess.Move(0, 64), "to_square=64"),
+        (chess.Move(12, 28, drop=chess.PAWN), "drop=1"),
+        (chess.Move(52, 60, promotion=chess.KING), "promotion=6"),
+        ("\udcff", "invalid uci"),
+    ],
+    ids=["off-board", "drop", "king-promotion", "lone-surrogate"],
+)
+def test_push_malformed_move_objects(move: object, needle: str) -> None:
+    pos = camelpy.Position()
+    before = _snapshot(pos)
+    _, err = call_no_panic(pos.push, move)
+    assert isinstance(err, camelpy.InvalidMoveError), repr(err)
+    assert needle in str(err)
+    assert _snapshot(pos) == before

@@ -128,7 +128,8 @@ impl MoveInput {
     /// Reads a `chess.Move` or `str`; anything else is a `TypeError`.
     pub fn extract(obj: &Bound<'_, PyAny>) -> PyResult<MoveInput> {
         if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(MoveInput::Uci(s.to_cow()?.into_owned()));
+            // Lossy: a lone surrogate becomes U+FFFD and the parser rejects it with a quoted message.
+            return Ok(MoveInput::Uci(s.to_string_lossy().into_owned()));
         }
         let py = obj.py();
         if let Some(&(from, to, promotion)) = cache(py)?.by_address.get(&(obj.as_ptr() as usize)) {
@@ -145,18 +146,22 @@ impl MoveInput {
                 obj.get_type().name()?
             )));
         };
+        let field = |v: &Bound<'_, PyAny>| v.repr().map_or_else(|_| "?".to_string(), |r| r.to_string());
         let invalid = || {
             InvalidMoveError::new_err(format!(
-                "invalid move: {}",
-                obj.repr().map(|r| r.to_string()).unwrap_or_default()
+                "invalid move: Move(from_square={}, to_square={}, promotion={}{})",
+                field(&from),
+                field(&to),
+                field(&promotion),
+                drop.as_ref().map_or(String::new(), |d| format!(", drop={}", field(d)))
             ))
         };
-        if drop.is_ok_and(|d| !d.is_none()) {
+        if drop.as_ref().is_ok_and(|d| !d.is_none()) {
             return Err(invalid());
         }
-        let square = |v: Bound<'_, PyAny>| v.extract::<usize>().ok().and_then(Square::try_index);
-        let (Some(from), Some(to)) = (square(from), square(to)) else { return Err(invalid()) };
-        let promotion = if promotion.is_none() {
+        let square = |v: &Bound<'_, PyAny>| v.extract::<usize>().ok().and_then(Square::try_index);
+        let (Some(from_sq), Some(to_sq)) = (square(&from), square(&to)) else { return Err(invalid()) };
+        let promotion_type = if promotion.is_none() {
             None
         } else {
             let n: usize = promotion.extract().map_err(|_| invalid())?;
@@ -165,7 +170,7 @@ impl MoveInput {
                 _ => return Err(invalid()),
             }
         };
-        Ok(MoveInput::Fields { from, to, promotion })
+        Ok(MoveInput::Fields { from: from_sq, to: to_sq, promotion: promotion_type })
     }
 
     /// The legal move this input names in `pos` (whose legal moves are `legal`), or the core's error.
