@@ -8,6 +8,7 @@ pub mod error;
 pub mod movegen;
 pub mod perft;
 pub mod rules;
+pub mod search;
 pub mod tt;
 pub mod types;
 
