@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod error;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod rules;
