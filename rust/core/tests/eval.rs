@@ -1,28 +1,14 @@
 //! The hand-crafted evaluation: colour symmetry over every suite position and random playouts from them,
 //! the trace adding up to `evaluate`, sanity of the terms on hand-picked positions, and the parameter table.
 
-use std::{fs, path::PathBuf};
-
 use camelpy_core::{
     eval::{evaluate, trace, EvalParams, Term},
     Color, Position,
 };
 
-/// Deterministic xorshift64 so the playouts are identical on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod common;
 
-fn data_file(relative: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(relative);
-    fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
-}
+use common::{data_file, Rng};
 
 /// The perft suites' FENs (everything before the first `;`).
 fn suite_fens(name: &str) -> Vec<String> {

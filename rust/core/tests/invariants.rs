@@ -2,25 +2,14 @@
 //! make/unmake (and null moves) restore the exact position, generation by kind partitions the legal
 //! moves, and FEN output parses back to the same position.
 
-use std::{fs, path::PathBuf};
-
 use camelpy_core::{GenKind, Move, MoveList, Position};
 
-/// Deterministic xorshift64 so the walks are identical on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod common;
+
+use common::{data_file, Rng};
 
 fn suite_fens(name: &str) -> Vec<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../perft_suites").join(name);
-    fs::read_to_string(path)
-        .unwrap()
+    data_file(&format!("perft_suites/{name}"))
         .lines()
         .map(|l| l.split(';').next().unwrap().trim().to_string())
         .collect()
