@@ -3,6 +3,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod bench;
 pub mod board;
 pub mod error;
 pub mod eval;
@@ -17,5 +18,6 @@ pub use board::{Position, STARTING_FEN};
 pub use error::{FenError, FenField, MoveError, PositionError};
 pub use movegen::{GenKind, MoveList};
 pub use types::{
-    Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Square,
+    Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Score,
+    Square, Value,
 };

@@ -1,5 +1,555 @@
-//! The search (being built for issue 4). So far: the staged move picker and the history tables it
-//! orders quiet moves by. Iterative deepening, PVS, quiescence, limits and reporting will join them here.
+//! The search: iterative deepening with aspiration windows around a principal-variation alpha-beta
+//! (<https://www.chessprogramming.org/Principal_Variation_Search>) and a quiescence search, written as
+//! numbered steps. Single-threaded for now; the transposition table is already shareable.
+//!
+//! Parts: [`params`] (every tunable), [`limits`] (what bounds a search), [`info`] (what it reports),
+//! [`movepick`] (staged move ordering), [`history`] (what ordering learns from).
 
 pub mod history;
+pub mod info;
+pub mod limits;
 pub mod movepick;
+pub mod params;
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::Instant,
+};
+
+use self::{
+    history::{ButterflyHistory, CounterMoves, Killers},
+    info::{IterationInfo, SearchResult},
+    limits::SearchLimits,
+    movepick::MovePicker,
+    params::*,
+};
+use crate::{
+    board::SEE_VALUES,
+    eval::{evaluate, EvalParams},
+    tt::{Bound, TTData, TranspositionTable},
+    types::{
+        is_mate, mate_in, mated_in, Move, MoveKind, PieceType, Score, Value, MAX_PLY, VALUE_DRAW,
+        VALUE_INFINITE, VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_NONE,
+    },
+    Position,
+};
+
+/// What one searcher keeps between searches: move-ordering tables and the LMR table.
+pub struct SearchState {
+    history: ButterflyHistory,
+    killers: Killers,
+    counters: CounterMoves,
+    lmr: Box<[[i32; 64]; 64]>,
+}
+
+impl SearchState {
+    /// Fresh tables.
+    pub fn new() -> SearchState {
+        let mut lmr = Box::new([[0; 64]; 64]);
+        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        SearchState {
+            history: ButterflyHistory::new(),
+            killers: Killers::new(),
+            counters: CounterMoves::new(),
+            lmr,
+        }
+    }
+
+    /// Forgets what was learned (for a new game).
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.killers.clear();
+        self.counters = CounterMoves::new();
+    }
+}
+
+impl Default for SearchState {
+    fn default() -> SearchState {
+        SearchState::new()
+    }
+}
+
+struct Searcher<'a> {
+    tt: &'a TranspositionTable,
+    eval: &'a EvalParams,
+    state: &'a mut SearchState,
+    limits: &'a SearchLimits,
+    stop: &'a AtomicBool,
+    start: Instant,
+    nodes: u64,
+    seldepth: i32,
+    stopped: bool,
+    /// Triangular PV table: `pv[ply]` is the line from `ply`.
+    pv: Vec<Vec<Move>>,
+    /// Best root move of the running iteration whose search completed (used if the iteration is cut).
+    root_best: Option<(Move, Value)>,
+}
+
+/// Searches `pos` within `limits`, reporting each iteration to `report`. The position is restored
+/// before returning. `stop` is polled every few hundred nodes; setting it ends the search within about
+/// a millisecond with the best move found so far.
+pub fn search(
+    pos: &mut Position,
+    limits: &SearchLimits,
+    tt: &TranspositionTable,
+    eval: &EvalParams,
+    state: &mut SearchState,
+    stop: &AtomicBool,
+    mut report: impl FnMut(&IterationInfo),
+) -> SearchResult {
+    tt.new_search();
+    let mut searcher = Searcher {
+        tt,
+        eval,
+        state,
+        limits,
+        stop,
+        start: Instant::now(),
+        nodes: 0,
+        seldepth: 0,
+        stopped: false,
+        pv: vec![Vec::new(); MAX_PLY as usize + 2],
+        root_best: None,
+    };
+    let root_moves: Vec<Move> = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .collect();
+    let empty = IterationInfo {
+        depth: 0,
+        seldepth: 0,
+        score: Score::from_value(if pos.is_check() { mated_in(0) } else { VALUE_DRAW }),
+        bound: Bound::Exact,
+        nodes: 0,
+        time_ms: 0,
+        hashfull: 0,
+        pv: Vec::new(),
+    };
+    if root_moves.is_empty() {
+        return SearchResult { best_move: None, ponder: None, info: empty };
+    }
+
+    // A legal move to fall back on if even depth 1 is cut short.
+    let mut best = SearchResult { best_move: Some(root_moves[0]), ponder: None, info: empty };
+    let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
+    let mut score = 0;
+    for depth in 1..=max_depth {
+        // Step 1. Aspiration window around the last score, widened on each failure.
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) {
+            ((score - delta).max(-VALUE_INFINITE), (score + delta).min(VALUE_INFINITE))
+        } else {
+            (-VALUE_INFINITE, VALUE_INFINITE)
+        };
+        searcher.root_best = None;
+        let value = loop {
+            searcher.seldepth = 0;
+            let v = searcher.negamax(pos, &root_moves, depth, 0, alpha, beta, false);
+            if searcher.stopped {
+                break v;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-VALUE_INFINITE);
+            } else if v >= beta {
+                beta = (v + delta).min(VALUE_INFINITE);
+            } else {
+                break v;
+            }
+            delta += delta / 2;
+        };
+
+        // Step 2. Keep the iteration's result, or, if it was cut short, its best fully searched root
+        // move (the first one searched is the previous best, so that is never worse).
+        let (line, value) = if !searcher.stopped {
+            (searcher.pv[0].clone(), value)
+        } else if let Some((mv, v)) = searcher.root_best {
+            let line = if searcher.pv[0].first() == Some(&mv) { searcher.pv[0].clone() } else { vec![mv] };
+            (line, v)
+        } else {
+            break;
+        };
+        if line.is_empty() {
+            break;
+        }
+        score = value;
+        best = SearchResult {
+            best_move: Some(line[0]),
+            ponder: line.get(1).copied(),
+            info: IterationInfo {
+                depth,
+                seldepth: searcher.seldepth,
+                score: Score::from_value(value),
+                bound: Bound::Exact,
+                nodes: searcher.nodes,
+                time_ms: searcher.start.elapsed().as_millis() as u64,
+                hashfull: tt.hashfull(),
+                pv: line,
+            },
+        };
+        report(&best.info);
+
+        // Step 3. Stop when a limit says so.
+        if searcher.stopped {
+            break;
+        }
+        if let Some(mate) = limits.mate {
+            if let Score::Mate(m) = best.info.score {
+                if m > 0 && m <= mate {
+                    break;
+                }
+            }
+        }
+        if limits.soft_deadline.is_some_and(|t| Instant::now() >= t) {
+            break;
+        }
+    }
+    best
+}
+
+impl Searcher<'_> {
+    /// True if the search must stop now (stop flag, node limit, hard deadline). Polled every
+    /// `TIME_CHECK_NODES` nodes.
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes % TIME_CHECK_NODES == 0 {
+            self.stopped = self.stop.load(Ordering::Relaxed)
+                || self.limits.hard_deadline.is_some_and(|t| Instant::now() >= t);
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// A draw by rule at a non-root node: fifty moves, repetition (once, in the game or the search
+    /// path, since the reversible moves began), or insufficient material.
+    fn is_draw(&self, pos: &Position) -> bool {
+        pos.halfmove_clock() >= 100 || pos.repetition_count() >= 2 || pos.is_insufficient_material()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &[Move],
+        mut depth: i32,
+        ply: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        cut_null: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv[ply as usize].clear();
+
+        // Step 1. Quiescence at the horizon.
+        if depth <= 0 {
+            return self.qsearch(pos, ply, alpha, beta);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+
+        // Step 2. Draws and mate-distance pruning (https://www.chessprogramming.org/Mate_Distance_Pruning).
+        if !root {
+            if self.is_draw(pos) {
+                return VALUE_DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if pos.is_check() { VALUE_DRAW } else { evaluate(pos, self.eval) };
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 3. Transposition table: a cutoff at non-PV nodes, the move as an ordering hint everywhere.
+        let key = pos.key();
+        let tt_hit = self.tt.probe(key, ply);
+        let tt_move = tt_hit.and_then(|t| t.mv);
+        if let Some(t) = tt_hit {
+            if !pv_node && t.depth >= depth && t.value != VALUE_NONE {
+                let cut = match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => t.value >= beta,
+                    Bound::Upper => t.value <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return t.value;
+                }
+            }
+        }
+
+        // Step 4. Static evaluation.
+        let in_check = pos.is_check();
+        let static_eval = if in_check {
+            VALUE_NONE
+        } else {
+            tt_hit.map(|t| t.eval).filter(|&e| e != VALUE_NONE).unwrap_or_else(|| evaluate(pos, self.eval))
+        };
+
+        if !pv_node && !in_check {
+            // Step 5. Reverse futility pruning: far above beta, assume a fail high.
+            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta && !is_mate(beta) {
+                return static_eval;
+            }
+
+            // Step 6. Null-move pruning, not after a null move and not in pawn endings (zugzwang).
+            let non_pawn =
+                pos.colored(pos.side_to_move()) & !pos.pieces(PieceType::Pawn) & !pos.pieces(PieceType::King);
+            if !cut_null && depth >= NMP_MIN_DEPTH && static_eval >= beta && non_pawn.any() && !is_mate(beta)
+            {
+                let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                pos.play_null();
+                let v =
+                    -self.negamax(pos, root_moves, depth - 1 - reduction, ply + 1, -beta, -beta + 1, true);
+                pos.undo_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if is_mate(v) { beta } else { v };
+                    if depth < NMP_VERIFY_DEPTH {
+                        return v;
+                    }
+                    // Verification search without null moves at high depth.
+                    let verified =
+                        self.negamax(pos, root_moves, depth - reduction, ply, beta - 1, beta, true);
+                    if verified >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Step 7. Internal iterative reduction: no TT move, so ordering is poor; search shallower.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
+
+        // Step 8. The move loop.
+        let us = pos.side_to_move();
+        let counter = pos
+            .moves_played()
+            .last()
+            .flatten()
+            .and_then(|prev| {
+                pos.piece_on(prev.king_destination())
+                    .map(|p| self.state.counters.get(p, prev.king_destination()))
+            })
+            .flatten();
+        let mut picker = MovePicker::new(pos, tt_move, self.state.killers.get(ply as usize), counter, false);
+        let mut best_value = -VALUE_INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let original_alpha = alpha;
+
+        while let Some(mv) = picker.next_move(pos, &self.state.history) {
+            if root && !root_moves.contains(&mv) {
+                continue;
+            }
+            let capture = is_capture(pos, mv);
+            let quiet = !capture && mv.promotion().is_none();
+
+            // Step 9. Pruning of late, hopeless moves once a non-losing line is known. Late-move and
+            // futility pruning spare moves that give check (known only once the move is made).
+            let mut quiet_prunable = false;
+            if !root && best_value > -VALUE_MATE_IN_MAX_PLY && !in_check {
+                if quiet {
+                    let late =
+                        depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= LMP_BASE + depth * depth;
+                    let futile = depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                    quiet_prunable = late || futile;
+                }
+                if depth <= SEE_PRUNE_MAX_DEPTH {
+                    let margin = if quiet { SEE_QUIET_MARGIN } else { SEE_CAPTURE_MARGIN };
+                    if !pos.see_ge(mv, -margin * depth) {
+                        continue;
+                    }
+                }
+            }
+
+            pos.play_unchecked(mv);
+            if quiet_prunable && !pos.is_check() {
+                pos.undo_move();
+                continue;
+            }
+            searched += 1;
+            // Step 10. Check extension.
+            let extension = i32::from(pos.is_check());
+            let new_depth = depth - 1 + extension;
+
+            // Step 11. Late-move reductions, then PVS re-searches.
+            let value = if searched == 1 {
+                -self.negamax(pos, root_moves, new_depth, ply + 1, -beta, -alpha, false)
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && searched > LMR_MIN_MOVES && quiet && !in_check {
+                    reduction = self.state.lmr[depth.min(63) as usize][searched.min(63)];
+                    reduction -= i32::from(pv_node) + extension;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut v =
+                    -self.negamax(pos, root_moves, new_depth - reduction, ply + 1, -alpha - 1, -alpha, false);
+                if v > alpha && reduction > 0 {
+                    v = -self.negamax(pos, root_moves, new_depth, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(pos, root_moves, new_depth, ply + 1, -beta, -alpha, false);
+                }
+                v
+            };
+            pos.undo_move();
+            if self.stopped {
+                return 0;
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+
+            // Step 12. New best move.
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(mv);
+                    alpha = value;
+                    let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+                    let line = &mut head[ply as usize];
+                    line.clear();
+                    line.push(mv);
+                    line.extend_from_slice(&tail[0]);
+                    if root {
+                        self.root_best = Some((mv, value));
+                    }
+                    if value >= beta {
+                        // Step 13. A cutoff: reward the quiet move, punish the quiets tried before it.
+                        if quiet {
+                            let bonus = (depth * depth * 16).min(HISTORY_BONUS_MAX);
+                            self.state.killers.add(ply as usize, mv);
+                            for &q in &quiets_tried[..quiets_tried.len() - 1] {
+                                self.state.history.update(us, q, -bonus);
+                            }
+                            self.state.history.update(us, mv, bonus);
+                            if let Some(prev) = pos.moves_played().last().flatten() {
+                                if let Some(p) = pos.piece_on(prev.king_destination()) {
+                                    self.state.counters.set(p, prev.king_destination(), mv);
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            } else if root && searched == 1 {
+                // The first root move failed low: it is still the move we know best.
+                self.root_best = Some((mv, value));
+            }
+        }
+
+        // Step 14. No legal move: mate or stalemate. (Pruning needs a searched move first, and the root
+        // always has one, so `searched == 0` means there is none.)
+        if searched == 0 {
+            return if in_check { mated_in(ply) } else { VALUE_DRAW };
+        }
+
+        // Step 15. Remember the result.
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_move.is_some() && alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            ply,
+            TTData { mv: best_move.or(tt_move), value: best_value, eval: static_eval, depth, bound },
+        );
+        best_value
+    }
+
+    /// Quiescence: captures (and all evasions when in check) until the position is quiet, with stand pat,
+    /// SEE pruning of losing captures and delta pruning.
+    fn qsearch(&mut self, pos: &mut Position, ply: i32, mut alpha: Value, beta: Value) -> Value {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() {
+            return VALUE_DRAW;
+        }
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { VALUE_DRAW } else { evaluate(pos, self.eval) };
+        }
+
+        // Step 1. Stand pat: the side to move may decline every capture.
+        let stand_pat = if in_check { -VALUE_MATE } else { evaluate(pos, self.eval) };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+
+        // Step 2. Captures (or every evasion in check), best first.
+        let mut picker = MovePicker::new(pos, None, [None, None], None, !in_check);
+        let mut any = false;
+        while let Some(mv) = picker.next_move(pos, &self.state.history) {
+            any = true;
+            if !in_check {
+                // Step 3. Losing captures and captures that cannot reach alpha are skipped.
+                if !pos.see_ge(mv, 0) {
+                    continue;
+                }
+                let victim = match mv.kind() {
+                    MoveKind::EnPassant => SEE_VALUES[PieceType::Pawn as usize],
+                    _ => pos.piece_on(mv.to()).map_or(0, |p| SEE_VALUES[p.piece_type() as usize]),
+                };
+                if mv.promotion().is_none() && stand_pat + victim + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            pos.play_unchecked(mv);
+            let value = -self.qsearch(pos, ply + 1, -beta, -alpha);
+            pos.undo_move();
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any {
+            return mated_in(ply);
+        }
+        best
+    }
+}
+
+/// A capture (en passant included), not castling.
+fn is_capture(pos: &Position, mv: Move) -> bool {
+    mv.kind() == MoveKind::EnPassant
+        || (!mv.is_castling() && pos.colored(pos.side_to_move().flip()).has(mv.to()))
+}

@@ -1,0 +1,24 @@
+//! What bounds a search. The time budget is computed by the caller (Python's time manager); the core
+//! only enforces the deadlines it is given.
+
+use std::time::Instant;
+
+use crate::types::Move;
+
+/// Limits for one search; all optional, combined with "whichever comes first". With none set the
+/// search runs until its stop flag is raised (UCI `go infinite`).
+#[derive(Debug, Clone, Default)]
+pub struct SearchLimits {
+    /// Deepest iteration to finish.
+    pub depth: Option<i32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Do not start a new iteration after this instant.
+    pub soft_deadline: Option<Instant>,
+    /// Stop searching at this instant, mid-iteration if need be.
+    pub hard_deadline: Option<Instant>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<i32>,
+    /// Only these root moves (UCI `searchmoves`); empty means all.
+    pub searchmoves: Vec<Move>,
+}

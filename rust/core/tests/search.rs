@@ -1,0 +1,148 @@
+//! The search: finds mates, handles positions without moves, respects its limits and stop flag, is
+//! deterministic (reprosearch), and its bench signature is pinned.
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::{Duration, Instant},
+};
+
+use camelpy_core::{
+    bench::{bench, BENCH_DEPTH},
+    eval::EvalParams,
+    search::{info::SearchResult, limits::SearchLimits, search, SearchState},
+    tt::TranspositionTable,
+    Position, Score,
+};
+
+/// The bench signature: total nodes of `bench(BENCH_DEPTH)`. Changes only with a `Bench: N` commit.
+const BENCH_SIGNATURE: u64 = 3_200_334;
+
+fn run(fen: &str, limits: SearchLimits) -> (SearchResult, Position) {
+    let mut pos = Position::from_fen(fen, false).unwrap();
+    let tt = TranspositionTable::new(8);
+    let mut state = SearchState::new();
+    let stop = AtomicBool::new(false);
+    let result = search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {});
+    (result, pos)
+}
+
+fn depth(d: i32) -> SearchLimits {
+    SearchLimits { depth: Some(d), ..SearchLimits::default() }
+}
+
+#[test]
+fn bench_signature() {
+    assert_eq!(bench(BENCH_DEPTH).nodes, BENCH_SIGNATURE, "search behaviour changed: commit with `Bench: N`");
+}
+
+#[test]
+fn finds_mate_in_one_and_two() {
+    let (r, pos) = run("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", depth(4));
+    assert_eq!(r.best_move.map(|m| m.to_uci(false)), Some("d1d8".into()));
+    assert_eq!(r.info.score, Score::Mate(1));
+    assert_eq!(pos.fen(), "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "position restored");
+    // 1. Ra6! bxa6 2. b7# (a classic two-mover).
+    let (r, _) = run("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", depth(6));
+    assert_eq!(r.best_move.map(|m| m.to_uci(false)), Some("a1a6".into()));
+    assert_eq!(r.info.score, Score::Mate(2));
+    // The mated side sees it too, and the PV ends in mate.
+    let (r, _) = run("6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", depth(5));
+    assert!(matches!(r.info.score, Score::Cp(_)), "black to move is not mated: {:?}", r.info.score);
+}
+
+#[test]
+fn positions_without_moves() {
+    let (r, _) = run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth(5)); // stalemate
+    assert_eq!((r.best_move, r.info.score), (None, Score::Cp(0)));
+    let (r, _) = run("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", depth(5)); // checkmate
+    assert_eq!((r.best_move, r.info.score), (None, Score::Mate(0)));
+}
+
+#[test]
+fn draws_are_scored_as_draws() {
+    // K+B vs K: insufficient material, whatever the depth.
+    let (r, _) = run("8/8/8/4k3/8/8/3BK3/8 w - - 0 1", depth(6));
+    assert_eq!(r.info.score, Score::Cp(0));
+}
+
+#[test]
+fn wins_material() {
+    // A queen hangs to a knight fork... simpler: take the undefended queen.
+    let (r, _) = run("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", depth(4));
+    assert_eq!(r.best_move.map(|m| m.to_uci(false)), Some("d2d5".into()));
+}
+
+#[test]
+fn reprosearch_is_deterministic() {
+    let limits = SearchLimits { nodes: Some(20_000), ..SearchLimits::default() };
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (a, _) = run(fen, limits.clone());
+    let (b, _) = run(fen, limits);
+    assert_eq!((a.best_move, a.info.nodes, a.info.pv.clone()), (b.best_move, b.info.nodes, b.info.pv));
+    assert!(a.info.nodes <= 20_000 + 1_000, "node limit overshot: {}", a.info.nodes);
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let pos = Position::startpos();
+    let only = vec![pos.parse_uci("a2a3").unwrap(), pos.parse_uci("h2h3").unwrap()];
+    let (r, _) = run(
+        camelpy_core::STARTING_FEN,
+        SearchLimits { depth: Some(5), searchmoves: only.clone(), ..SearchLimits::default() },
+    );
+    assert!(only.contains(&r.best_move.unwrap()));
+}
+
+#[test]
+fn stop_flag_and_deadline_end_the_search_quickly_with_a_legal_move() {
+    let mut pos = Position::startpos();
+    let tt = TranspositionTable::new(8);
+    let mut state = SearchState::new();
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits::default(); // infinite
+    let start = Instant::now();
+    let result = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            stop.store(true, Ordering::Relaxed);
+        });
+        search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {})
+    });
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(pos.is_legal(result.best_move.unwrap()));
+    assert!(result.info.depth >= 1);
+
+    let limits = SearchLimits {
+        hard_deadline: Some(Instant::now() + Duration::from_millis(100)),
+        ..SearchLimits::default()
+    };
+    let start = Instant::now();
+    let stop = AtomicBool::new(false);
+    let result = search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {});
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(pos.is_legal(result.best_move.unwrap()));
+}
+
+#[test]
+fn reports_every_iteration_with_a_legal_pv() {
+    let mut pos =
+        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", false)
+            .unwrap();
+    let tt = TranspositionTable::new(8);
+    let mut state = SearchState::new();
+    let stop = AtomicBool::new(false);
+    let mut depths = Vec::new();
+    let mut pvs = Vec::new();
+    search(&mut pos, &depth(6), &tt, &EvalParams::DEFAULT, &mut state, &stop, |info| {
+        depths.push(info.depth);
+        pvs.push(info.pv.clone());
+    });
+    assert_eq!(depths, (1..=6).collect::<Vec<_>>());
+    for pv in pvs {
+        let mut p = pos.clone();
+        for mv in pv {
+            assert!(p.is_legal(mv), "illegal PV move {mv:?}");
+            p.play_unchecked(mv);
+        }
+    }
+}
