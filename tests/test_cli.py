@@ -7,7 +7,9 @@ import sys
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "camelpy", *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "camelpy", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_perft_prints_nodes_and_speed() -> None:

@@ -8,12 +8,11 @@ import doctest
 import importlib
 import inspect
 
-import pytest
-
 import camelpy
 import camelpy._core
+import pytest
 
-MODULES = ["camelpy", "camelpy.errors", "camelpy.__main__"]
+MODULES = ["camelpy", "camelpy.errors", "camelpy.engine", "camelpy.__main__"]
 
 
 def _native_docstrings() -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""Ctrl-C stops a long perft promptly (the count runs with the GIL released; the bindings poll for signals)."""
+"""Ctrl-C stops a long perft promptly (GIL released during the count; the bindings poll for signals)."""
 
 from __future__ import annotations
 

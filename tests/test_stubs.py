@@ -16,7 +16,9 @@ mypy = pytest.importorskip("mypy")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, cwd=REPO_ROOT, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", *args], capture_output=True, text=True, cwd=REPO_ROOT, timeout=600
+    )
 
 
 def test_stubtest_native_module() -> None:
@@ -27,3 +29,12 @@ def test_stubtest_native_module() -> None:
 def test_mypy_strict_package() -> None:
     result = _run("mypy", "--strict", "--no-incremental", "-p", "camelpy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_lint_and_format() -> None:
+    pytest.importorskip("ruff")
+    paths = ["python", "tests", "benches"]
+    lint = _run("ruff", "check", *paths)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    fmt = _run("ruff", "format", "--check", *paths)
+    assert fmt.returncode == 0, fmt.stdout + fmt.stderr

@@ -18,10 +18,14 @@ import chess
 from camelpy._core import STARTING_FEN, Position, __version__
 from camelpy._core import divide as _divide
 from camelpy._core import perft as _perft
+from camelpy.engine import Engine, SearchResult, search
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 
 __all__ = [
     "STARTING_FEN",
+    "Engine",
+    "SearchResult",
+    "search",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",

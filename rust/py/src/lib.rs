@@ -5,6 +5,7 @@ mod board;
 mod convert;
 mod errors;
 mod perft;
+mod search;
 
 use pyo3::prelude::*;
 
@@ -18,6 +19,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("slider_lookup", if camelpy_core::movegen::attacks::USES_PEXT { "pext" } else { "magic" })?;
     m.add("STARTING_FEN", camelpy_core::STARTING_FEN)?;
     m.add_class::<board::PyPosition>()?;
+    m.add_class::<search::PyEngine>()?;
     m.add_function(wrap_pyfunction!(board::_restore_position, m)?)?;
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
