@@ -23,6 +23,7 @@ import chessmg
 import cozy_chess
 import pytest
 
+from benches.bench_walk import python_chess_walk_bulk
 from benches.conftest import POSITIONS, pick_depth, run_counted
 
 pytestmark = pytest.mark.benchmark(group="perft-native")
@@ -39,17 +40,6 @@ def cozy_perft(board: cozy_chess.Board, depth: int) -> int:
         child = board.__copy__()
         child.play_unchecked(move)
         total += cozy_perft(child, depth - 1)
-    return total
-
-
-def python_chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += python_chess_perft(board, depth - 1)
-        board.pop()
     return total
 
 
@@ -112,7 +102,7 @@ def test_python_chess(benchmark, position: str) -> None:
     fen = POSITIONS[position]
 
     def target() -> int:
-        return python_chess_perft(chess.Board(fen), depth)
+        return python_chess_walk_bulk(chess.Board(fen), depth)
 
     run_counted(
         benchmark,

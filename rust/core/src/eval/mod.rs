@@ -248,6 +248,11 @@ fn forward(color: Color, sq: Square) -> Option<Square> {
 
 /// `color`'s material.
 fn material<S: Sink>(pos: &Position, params: &EvalParams, us: Color, sink: &mut S) {
+    sink.add(Term::Material, us, material_of(pos, params, us, true));
+}
+
+/// `color`'s material at (middlegame, endgame) values, pawns included or not.
+fn material_of(pos: &Position, params: &EvalParams, color: Color, with_pawns: bool) -> TaperedScore {
     let mut score = TaperedScore::ZERO;
     for (pt, value) in [
         (PieceType::Pawn, params.pawn_value),
@@ -256,9 +261,11 @@ fn material<S: Sink>(pos: &Position, params: &EvalParams, us: Color, sink: &mut 
         (PieceType::Rook, params.rook_value),
         (PieceType::Queen, params.queen_value),
     ] {
-        score += value * pos.colored_pieces(us, pt).len() as i32;
+        if with_pawns || pt != PieceType::Pawn {
+            score += value * pos.colored_pieces(color, pt).len() as i32;
+        }
     }
-    sink.add(Term::Material, us, score);
+    score
 }
 
 /// Piece-square terms, computed from each square's centrality and advancement.
@@ -461,24 +468,11 @@ fn king_safety<S: Sink>(pos: &Position, params: &EvalParams, us: Color, attack: 
     sink.add(Term::KingSafety, us, TaperedScore::new(mg, 0));
 }
 
-/// `color`'s material counted with endgame values.
-fn material_eg(pos: &Position, params: &EvalParams, color: Color) -> i32 {
-    [
-        (PieceType::Pawn, params.pawn_value.eg),
-        (PieceType::Knight, params.knight_value.eg),
-        (PieceType::Bishop, params.bishop_value.eg),
-        (PieceType::Rook, params.rook_value.eg),
-        (PieceType::Queen, params.queen_value.eg),
-    ]
-    .iter()
-    .map(|&(pt, value)| value * pos.colored_pieces(color, pt).len() as i32)
-    .sum()
-}
-
 /// A clearly winning side against a king without pawns: push that king to the edge and bring ours close
 /// ([CPW: Mop-up Evaluation](https://www.chessprogramming.org/Mop-up_Evaluation)). Endgame only.
 fn mop_up<S: Sink>(pos: &Position, params: &EvalParams, sink: &mut S) {
-    let lead = material_eg(pos, params, Color::White) - material_eg(pos, params, Color::Black);
+    let lead =
+        material_of(pos, params, Color::White, true).eg - material_of(pos, params, Color::Black, true).eg;
     let strong = if lead >= params.mopup_threshold {
         Color::White
     } else if -lead >= params.mopup_threshold {
@@ -494,19 +488,6 @@ fn mop_up<S: Sink>(pos: &Position, params: &EvalParams, sink: &mut S) {
     let eg = params.mopup_edge * (6 - centrality(losing_king))
         + params.mopup_proximity * (7 - distance(pos.king(strong), losing_king));
     sink.add(Term::MopUp, strong, TaperedScore::new(0, eg));
-}
-
-/// `color`'s knights, bishops, rooks and queens at their middlegame values.
-fn non_pawn_material(pos: &Position, params: &EvalParams, color: Color) -> i32 {
-    [
-        (PieceType::Knight, params.knight_value.mg),
-        (PieceType::Bishop, params.bishop_value.mg),
-        (PieceType::Rook, params.rook_value.mg),
-        (PieceType::Queen, params.queen_value.mg),
-    ]
-    .iter()
-    .map(|&(pt, value)| value * pos.colored_pieces(color, pt).len() as i32)
-    .sum()
 }
 
 /// How much of the score to keep, of [`SCALE_NORMAL`], given the endgame sum's sign (which names the
@@ -531,7 +512,7 @@ fn scale_factor(pos: &Position, params: &EvalParams, eg: i32) -> i32 {
             return 0;
         }
         // A minor piece up (or less) without pawns: KRBKR, KRKB, KBNKN and friends are rarely won.
-        if non_pawn_material(pos, params, strong) - non_pawn_material(pos, params, weak)
+        if material_of(pos, params, strong, false).mg - material_of(pos, params, weak, false).mg
             < params.rook_value.mg
         {
             return params.scale_minor_up;

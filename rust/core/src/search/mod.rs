@@ -26,6 +26,7 @@ use self::{
 use crate::{
     board::SEE_VALUES,
     eval::{evaluate, EvalParams},
+    movegen::MoveList,
     tt::{Bound, TTData, TranspositionTable},
     types::{
         is_mate, mate_in, mated_in, Move, MoveKind, PieceType, Score, Value, MAX_PLY, VALUE_DRAW,
@@ -356,7 +357,7 @@ impl Searcher<'_> {
         let mut best_value = -VALUE_INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
         let original_alpha = alpha;
 
         while let Some(mv) = picker.next_move(pos, &self.state.history) {
