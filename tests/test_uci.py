@@ -319,10 +319,12 @@ def test_position_formats_and_long_games() -> None:
     # Chess960 with king-takes-rook castling
     out = session.run(
         "setoption name UCI_Chess960 value true",
-        "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 moves g1h1",
+        "position fen 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1 moves e1g1 e8b8",
+        "d",
         "go depth 3",
     )
-    assert out[-1].startswith("bestmove ")
+    assert "Fen: 2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2" in out
+    assert out[-1].startswith("bestmove ") and not any("rejected" in line for line in out)
     session.run("setoption name UCI_Chess960 value false")
     # a long game: 4000 plies of knight moves (a draw by repetition long ago, still a legal move list)
     shuffle = " ".join(["g1f3 g8f6 f3g1 f6g8"] * 1000)
