@@ -6,7 +6,6 @@ import itertools
 
 import pytest
 from camelpy.timeman import (
-    LAST_MOVE_HARD_SHARE,
     MAX_HARD_SHARE,
     MIN_DEPTH_TO_STOP_EARLY,
     Budget,
@@ -29,7 +28,7 @@ def test_hard_budget_stays_inside_the_usable_clock(
     limits = budget(time_ms, inc_ms, movestogo, overhead_ms=overhead_ms)
     assert limits is not None
     usable = max(0, time_ms - overhead_ms)
-    share = LAST_MOVE_HARD_SHARE if movestogo == 1 else MAX_HARD_SHARE
+    share = MAX_HARD_SHARE
     assert 1 <= limits.soft_ms <= limits.hard_ms
     assert limits.hard_ms <= max(1, usable * share)
 

@@ -251,7 +251,7 @@ def test_go_depth_reports_and_answers_once() -> None:
     assert [int(line.split()[2]) for line in infos] == list(range(1, 7))
     for line in infos:
         assert re.fullmatch(
-            r"info depth \d+ seldepth \d+ multipv 1 score (cp|mate) -?\d+ nodes \d+( nps \d+)? "
+            r"info depth \d+ seldepth \d+ multipv 1 score (cp|mate) -?\d+ nodes \d+ nps \d+ "
             r"hashfull \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+",
             line,
         ), line

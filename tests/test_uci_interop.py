@@ -8,6 +8,7 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -169,9 +170,13 @@ def test_uciok_quickly_after_launch() -> None:
     assert ready < 5.0  # generous; README quotes the measured figure (target: 1 s)
 
 
-@pytest.mark.skipif(shutil.which("camelpy") is None, reason="the camelpy console script is not on PATH")
+def _console_script() -> str | None:
+    return shutil.which("camelpy", path=str(Path(sys.executable).parent)) or shutil.which("camelpy")
+
+
+@pytest.mark.skipif(_console_script() is None, reason="the camelpy console script is not installed")
 def test_installed_console_script() -> None:
-    script = shutil.which("camelpy")
+    script = _console_script()
     assert script is not None
     with chess.engine.SimpleEngine.popen_uci([script], timeout=10) as uci:
         board = chess.Board()

@@ -107,7 +107,9 @@ def play_game(tc: TimeControl, opening: str, overhead_ms: int | None = None) -> 
 
 
 def run_match(games: int, tc: TimeControl, concurrency: int = 1, seed: int = 1) -> list[GameReport]:
-    lines = [chess.Board.from_epd(line)[0].fen() for line in OPENINGS.read_text().splitlines() if line.strip()]
+    lines = [
+        chess.Board.from_epd(line)[0].fen() for line in OPENINGS.read_text().splitlines() if line.strip()
+    ]
     openings = random.Random(seed).sample(lines, games)
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
         return list(pool.map(lambda fen: play_game(tc, fen), openings))

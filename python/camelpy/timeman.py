@@ -34,11 +34,8 @@ HARD_OVER_SOFT = 3.5
 """Hard budget as a multiple of the soft one: room for an unstable iteration to finish."""
 
 MAX_HARD_SHARE = 0.45
-"""Most of the usable clock one move may take when more moves must follow (sudden death or movestogo > 1):
-under half, so the next move always has as much again."""
-
-LAST_MOVE_HARD_SHARE = 0.8
-"""Most of the usable clock the last move before a time control (``movestogo 1``) may take."""
+"""Most of the usable clock one move may take: under half, so the next move always has as much again (also
+the last move before a time control: the clock it refills is not worth a loss on time)."""
 
 RESERVE_MOVES = 5
 """Moves' worth of overhead always kept in reserve, even when increments pay for the moves to come: room
@@ -111,7 +108,7 @@ def budget(
     >>> budget(100, 10)
     Budget(soft_ms=6, hard_ms=6)
     >>> budget(10_000, 0, 1)
-    Budget(soft_ms=7991, hard_ms=7991)
+    Budget(soft_ms=4495, hard_ms=4495)
     >>> budget(0, 0)
     Budget(soft_ms=1, hard_ms=1)
     >>> budget(None) is None
@@ -134,9 +131,8 @@ def budget(
         0, to_play - RESERVE_MOVES
     )
     usable = max(0, time_ms - reserve)
-    share = LAST_MOVE_HARD_SHARE if moves_left == 1 else MAX_HARD_SHARE
     base = usable / moves_left + inc * INC_SHARE
-    hard = min(base * HARD_OVER_SOFT, usable * share)
+    hard = min(base * HARD_OVER_SOFT, usable * MAX_HARD_SHARE)
     soft = min(base, hard)
     return Budget(_clamp(soft), _clamp(hard))
 

@@ -13,7 +13,7 @@ with the GIL released.
 0
 >>> print(out.getvalue().strip())
 readyok
-info depth 0 seldepth 0 multipv 1 score mate 0 nodes 0 hashfull 0 time 0
+info depth 0 seldepth 0 multipv 1 score mate 0 nodes 0 nps 0 hashfull 0 time 0
 info string no legal move (checkmate)
 bestmove 0000
 """

@@ -67,7 +67,8 @@ def _logistic(x: float) -> float:
 
 def info_line(report: Mapping[str, Any], *, wdl_ply: int | None = None) -> str:
     """The ``info`` line for one iteration's report; with *wdl_ply* (the root's game ply) a ``wdl`` field
-    is added (``UCI_ShowWDL``). ``nps`` appears once time has passed."""
+    is added (``UCI_ShowWDL``). ``nps`` is always there (fastchess's compliance check wants it in the last
+    line), counting a search under a millisecond as one millisecond."""
     kind, value = report["score"]
     parts = [
         f"info depth {report['depth']} seldepth {report['seldepth']} multipv {report.get('multipv', 1)}",
@@ -82,9 +83,7 @@ def info_line(report: Mapping[str, Any], *, wdl_ply: int | None = None) -> str:
         w, d, loss = wdl(report["score"], wdl_ply)
         parts.append(f"wdl {w} {d} {loss}")
     nodes, ms = report["nodes"], report["time_ms"]
-    parts.append(f"nodes {nodes}")
-    if ms > 0:
-        parts.append(f"nps {nodes * 1000 // ms}")
+    parts.append(f"nodes {nodes} nps {nodes * 1000 // max(ms, 1)}")
     parts.append(f"hashfull {report['hashfull']} time {ms}")
     if report["pv"]:
         parts.append("pv " + " ".join(report["pv"]))

@@ -186,7 +186,8 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         """Commands deferred during a search: ``(option name, value text)``, or ``None`` for ucinewgame."""
         self._debug = False
         self._book: Book | None = None
-        self._book_path = ""
+        self._book_path: str | None = None
+        """The BookFile that ``_book`` was opened from (``_book`` is None if that failed)."""
         self._quitting = False
 
     def has_option(self, name: str) -> bool:
@@ -331,7 +332,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         except OptionError as err:
             self.info(str(err))
         except (ValueError, MemoryError, OverflowError) as err:
-            self.info(f"option {name!r} not changed: {quote(str(err))}")
+            self.info(f"option {quote(name)} not changed: {quote(str(err))}")
 
     def _option_effect(self, name: str, value: Value) -> None:
         """What setting an option does beyond storing it; raises ``ValueError`` to refuse the value."""
@@ -627,9 +628,10 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     def _open_book(self) -> Book | None:
         path = self._options["BookFile"]
         assert isinstance(path, str)
-        if self._book is not None and self._book_path == path:
-            return self._book
+        if self._book_path == path:
+            return self._book  # None if this file could not be used (already reported)
         self._close_book()
+        self._book_path = path
         if not path:
             self.info("OwnBook is on but BookFile is empty: searching")
             return None
@@ -638,17 +640,13 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             self._book = Book(path, seed=int(seed) if seed else None)
         except InvalidBookError as err:
             self.info(f"book not used: {err}")
-            self._book_path = path
-            self._options.set("OwnBook", "false")
-            return None
-        self._book_path = path
         return self._book
 
     def _close_book(self) -> None:
         if self._book is not None:
             self._book.close()
         self._book = None
-        self._book_path = ""
+        self._book_path = None
 
     def _bench(self, args: str) -> None:
         words = args.split()
