@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-TOOL_MODULES = ["camelpy.tools.stats"]
+TOOL_MODULES = ["camelpy.tools.stats", "camelpy.tools.perft"]
 
 
 @pytest.mark.parametrize("module_name", TOOL_MODULES)

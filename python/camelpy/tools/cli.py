@@ -1,29 +1,41 @@
-"""``camelpy perft …``: the tool subcommands' argument parsing (the UCI engine is ``camelpy`` alone)."""
+"""``camelpy <tool> …``: the tool subcommands' argument parsing (the UCI engine is ``camelpy`` alone).
+
+Each tool reports bad input (a bad FEN, an engine that will not start, a malformed book or config) as
+one ``error: …`` line on stderr and exit status 2, never as a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-import camelpy
 from camelpy.tools import perft
 
 COMMANDS = ("perft",)
 """The first command-line words that select a tool rather than the UCI engine."""
 
 
-def main(argv: list[str]) -> int:
-    """Runs the tool named by ``argv[0]`` with the rest of ``argv``; returns the exit status."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="camelpy", description="camelpy chess engine tools")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("perft", help="count the leaves of the legal move tree")
-    p.add_argument("depth", type=int, nargs="?", default=5, help="plies (default 5)")
-    p.add_argument("--fen", default=camelpy.STARTING_FEN, help="position (default: the start position)")
-    p.add_argument("--chess960", action="store_true", help="Chess960 castling rules")
-    p.add_argument("--divide", action="store_true", help="print the count below each root move")
-    args = parser.parse_args(argv)
+    perft.add_arguments(
+        sub.add_parser("perft", help="count the leaves of the legal move tree, or run a perft suite")
+    )
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Runs the tool named by ``argv[0]`` with the rest of ``argv``; returns the exit status."""
+    args = _parser().parse_args(argv)
+    tools = {"perft": perft.main}
     try:
-        return perft.run(args.fen, args.depth, chess960=args.chess960, divide=args.divide)
+        return tools[args.command](args)
     except BrokenPipeError:  # output piped into `head`: not an error
         sys.stderr.close()
         return 0
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

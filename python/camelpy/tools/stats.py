@@ -349,11 +349,22 @@ class SPRT:
         return sprt_bounds(self.alpha, self.beta)
 
     def llr(self, results: Sequence[float]) -> float:
-        """The LLR after *results* (0.0 before any result)."""
+        """The LLR after *results* (0.0 before any result).
+
+        >>> round(SPRT(0, 100).llr((0, 0, 0, 0, 10)), 3)
+        3.199
+        """
         if sum(_check(results)) == 0:
             return 0.0
-        fn = llr_normalized if self.model == "normalized" else llr_logistic
-        return fn(self.elo0, self.elo1, results)
+        if self.model == "logistic":
+            return llr_logistic(self.elo0, self.elo1, results)
+        try:
+            return llr_normalized(self.elo0, self.elo1, results)
+        except ValueError:
+            # A t-value so far from the results' spread that the constrained maximum does not exist
+            # (|t| beyond about 1 per pair: bounds of hundreds of nElo); fishtest would fail an
+            # assertion here, we answer with the closed-form approximation instead.
+            return llr_normalized_approx(self.elo0, self.elo1, results)
 
     def status(self, results: Sequence[float]) -> str | None:
         """``"H1"`` once the LLR reaches the upper bound, ``"H0"`` once it reaches the lower one, else
