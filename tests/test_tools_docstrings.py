@@ -7,7 +7,15 @@ import importlib
 
 import pytest
 
-TOOL_MODULES = ["camelpy.tools.stats", "camelpy.tools.perft"]
+TOOL_MODULES = [
+    "camelpy.tools.stats",
+    "camelpy.tools.perft",
+    "camelpy.tools.engines",
+    "camelpy.tools.openings",
+    "camelpy.tools.referee",
+    "camelpy.tools.runner",
+    "camelpy.tools.match",
+]
 
 
 @pytest.mark.parametrize("module_name", TOOL_MODULES)
