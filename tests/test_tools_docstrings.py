@@ -15,6 +15,8 @@ TOOL_MODULES = [
     "camelpy.tools.referee",
     "camelpy.tools.runner",
     "camelpy.tools.match",
+    "camelpy.tools.ratings",
+    "camelpy.tools.tournament",
 ]
 
 

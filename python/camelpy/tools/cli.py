@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from camelpy.tools import match, perft
+from camelpy.tools import match, perft, tournament
 
-COMMANDS = ("perft", "match")
+COMMANDS = ("perft", "match", "tournament")
 """The first command-line words that select a tool rather than the UCI engine."""
 
 
@@ -22,13 +22,16 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_parser("perft", help="count the leaves of the legal move tree, or run a perft suite")
     )
     match.add_arguments(sub.add_parser("match", help="play two engines against each other (with SPRT)"))
+    tournament.add_arguments(
+        sub.add_parser("tournament", help="a gauntlet or round-robin from a TOML config")
+    )
     return parser
 
 
 def main(argv: list[str]) -> int:
     """Runs the tool named by ``argv[0]`` with the rest of ``argv``; returns the exit status."""
     args = _parser().parse_args(argv)
-    tools = {"perft": perft.main, "match": match.main}
+    tools = {"perft": perft.main, "match": match.main, "tournament": tournament.main}
     try:
         return tools[args.command](args)
     except BrokenPipeError:  # output piped into `head`: not an error
