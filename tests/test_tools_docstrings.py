@@ -17,6 +17,7 @@ TOOL_MODULES = [
     "camelpy.tools.match",
     "camelpy.tools.ratings",
     "camelpy.tools.tournament",
+    "camelpy.tools.epd",
 ]
 
 

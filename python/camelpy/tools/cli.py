@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from camelpy.tools import match, perft, tournament
+from camelpy.tools import epd, match, perft, tournament
 
-COMMANDS = ("perft", "match", "tournament")
+COMMANDS = ("perft", "match", "tournament", "epd")
 """The first command-line words that select a tool rather than the UCI engine."""
 
 
@@ -25,13 +25,14 @@ def _parser() -> argparse.ArgumentParser:
     tournament.add_arguments(
         sub.add_parser("tournament", help="a gauntlet or round-robin from a TOML config")
     )
+    epd.add_arguments(sub.add_parser("epd", help="run an EPD test suite (bm/am, STS c0 points)"))
     return parser
 
 
 def main(argv: list[str]) -> int:
     """Runs the tool named by ``argv[0]`` with the rest of ``argv``; returns the exit status."""
     args = _parser().parse_args(argv)
-    tools = {"perft": perft.main, "match": match.main, "tournament": tournament.main}
+    tools = {"perft": perft.main, "match": match.main, "tournament": tournament.main, "epd": epd.main}
     try:
         return tools[args.command](args)
     except BrokenPipeError:  # output piped into `head`: not an error
