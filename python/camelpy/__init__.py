@@ -18,7 +18,7 @@ import chess
 from camelpy._core import STARTING_FEN, Position, __version__
 from camelpy._core import divide as _divide
 from camelpy._core import perft as _perft
-from camelpy.engine import Engine, SearchResult, search
+from camelpy.engine import Engine, SearchResult, bench, search
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "Engine",
     "SearchResult",
     "search",
+    "bench",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",

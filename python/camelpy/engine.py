@@ -11,7 +11,7 @@ The search runs in Rust with the GIL released; results come back as python-chess
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Union
+from typing import Any, Callable, Union, overload
 
 import chess
 import chess.engine
@@ -46,6 +46,9 @@ class SearchResult:
     """Permille of the hash table written by this search."""
     pv: list[chess.Move] = dataclasses.field(default_factory=list)
     """The principal variation."""
+    lines: list[chess.engine.InfoDict] = dataclasses.field(default_factory=list)
+    """Every line searched, best first (one unless ``multipv`` > 1), as python-chess ``InfoDict``
+    objects with ``multipv``, ``score`` and ``pv``."""
 
 
 def _root(board_or_fen: BoardOrFen) -> tuple[chess.Board, str, list[str], bool]:
@@ -82,9 +85,18 @@ def _moves(board: chess.Board, ucis: list[str]) -> list[chess.Move]:
 
 
 def _info_dict(board: chess.Board, raw: dict[str, Any]) -> chess.engine.InfoDict:
+    if "currmove" in raw:
+        return {
+            "depth": raw["depth"],
+            "currmove": board.parse_uci(raw["currmove"]),
+            "currmovenumber": raw["currmovenumber"],
+            "nodes": raw["nodes"],
+            "time": raw["time_ms"] / 1000,
+        }
     info: chess.engine.InfoDict = {
         "depth": raw["depth"],
         "seldepth": raw["seldepth"],
+        "multipv": raw["multipv"],
         "score": _score(raw["score"], board.turn),
         "nodes": raw["nodes"],
         "time": raw["time_ms"] / 1000,
@@ -96,6 +108,28 @@ def _info_dict(board: chess.Board, raw: dict[str, Any]) -> chess.engine.InfoDict
     return info
 
 
+CLOCK_MOVES_TO_GO = 30
+"""With a clock and no ``remaining_moves``, :meth:`Engine.play` plans for this many more moves."""
+CLOCK_SAFETY_MS = 30
+"""Milliseconds kept back from every clock budget for the call's own overhead."""
+
+
+def _limit_ms(limit: chess.engine.Limit, turn: chess.Color) -> int | None:
+    """A time budget (ms) from a python-chess ``Limit``: its ``time``, or a share of the side to
+    move's clock and increment."""
+    budgets = []
+    if limit.time is not None:
+        budgets.append(max(1, int(limit.time * 1000)))
+    clock = limit.white_clock if turn == chess.WHITE else limit.black_clock
+    if clock is not None:
+        inc = (limit.white_inc if turn == chess.WHITE else limit.black_inc) or 0.0
+        moves = limit.remaining_moves or CLOCK_MOVES_TO_GO
+        share = clock * 1000 / moves + inc * 1000 * 3 / 4
+        cap = clock * 1000 / 2
+        budgets.append(max(1, int(min(share, cap)) - CLOCK_SAFETY_MS))
+    return min(budgets) if budgets else None
+
+
 class Engine:
     """A camelpy search engine that keeps its hash table and move-ordering memory between searches.
 
@@ -104,11 +138,39 @@ class Engine:
     >>> engine.search(chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), depth=4).best_move
     Move.from_uci('d1d8')
 
-    :raises: :exc:`ValueError` for a hash size below 1 MB.
+    It also speaks python-chess's engine API in-process, so code written for ``SimpleEngine`` runs
+    without a subprocess:
+
+    >>> board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    >>> engine.play(board, chess.engine.Limit(depth=4)).move
+    Move.from_uci('d1d8')
+
+    :raises: :exc:`ValueError` for a hash size outside 1 MB … 1 TB or a thread count outside 1 … 256.
     """
 
-    def __init__(self, hash_mb: int = 16) -> None:
-        self._native = _core.Engine(hash_mb)
+    def __init__(self, hash_mb: int = 16, threads: int = 1) -> None:
+        self._native = _core.Engine(hash_mb, threads)
+
+    @property
+    def hash_mb(self) -> int:
+        """The hash table's size in MiB; setting it replaces the table by an empty one."""
+        return self._native.hash_mb
+
+    @hash_mb.setter
+    def hash_mb(self, hash_mb: int) -> None:
+        self._native.resize(hash_mb)
+
+    @property
+    def threads(self) -> int:
+        """The number of search threads used by the following searches."""
+        return self._native.threads
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        self._native.set_threads(threads)
+
+    def __repr__(self) -> str:
+        return f"Engine(hash_mb={self.hash_mb}, threads={self.threads})"
 
     def search(
         self,
@@ -119,14 +181,23 @@ class Engine:
         nodes: int | None = None,
         mate: int | None = None,
         moves: list[chess.Move] | None = None,
+        multipv: int = 1,
         info: InfoCallback | None = None,
     ) -> SearchResult:
         """Searches a FEN or a :class:`chess.Board` (with its move stack, so repetitions count) until
         the first limit is reached: *ms* milliseconds, *depth* plies, about *nodes* nodes, or a mate in
         *mate* moves. With no limit it runs until :meth:`stop` is called from another thread. *moves*
-        restricts the root moves; *info* receives each iteration as a python-chess ``InfoDict``.
+        restricts the root moves; *multipv* asks for that many best lines (``SearchResult.lines``);
+        *info* receives each finished line of each iteration as a python-chess ``InfoDict`` (and, after a
+        few seconds, ``currmove`` updates).
 
-        :raises: :exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError` for bad input.
+        >>> import camelpy
+        >>> lines = camelpy.Engine().search(camelpy.STARTING_FEN, depth=5, multipv=3).lines
+        >>> [line["multipv"] for line in lines], len({line["pv"][0] for line in lines})
+        ([1, 2, 3], 3)
+
+        :raises: :exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError` for bad input,
+            :exc:`ValueError` for a limit below 1.
         """
         board, fen, stack, chess960 = _root(board_or_fen)
         searchmoves = [board.uci(m, chess960=chess960) for m in (moves or [])]
@@ -146,6 +217,7 @@ class Engine:
             movetime_ms=ms,
             mate=mate,
             searchmoves=searchmoves,
+            multipv=multipv,
             info=callback,
         )
         details = _info_dict(board, raw)
@@ -162,6 +234,95 @@ class Engine:
             time=raw["time_ms"] / 1000,
             hashfull=raw["hashfull"],
             pv=pv,
+            lines=[_info_dict(board, line) for line in raw["lines"]],
+        )
+
+    def play(
+        self,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        *,
+        root_moves: list[chess.Move] | None = None,
+        info: InfoCallback | None = None,
+    ) -> chess.engine.PlayResult:
+        """Chooses a move like python-chess's ``SimpleEngine.play``, in-process: the ``Limit``'s time,
+        depth, nodes, mate or clock (a share of the side to move's time and increment) bounds the
+        search. The result's ``info`` holds the final ``InfoDict``.
+
+        >>> import chess, chess.engine, camelpy
+        >>> board = chess.Board()
+        >>> camelpy.Engine().play(board, chess.engine.Limit(nodes=2000)).move in board.legal_moves
+        True
+
+        :raises: :exc:`chess.engine.EngineError` when *board* has no legal move (as python-chess does).
+        """
+        result = self._limited(board, limit, root_moves=root_moves, multipv=1, info=info)
+        if result.best_move is None:
+            raise chess.engine.EngineError(f"no legal move to play in {board.fen()!r}")
+        details = result.lines[0] if result.lines else {}
+        return chess.engine.PlayResult(result.best_move, result.ponder, dict(details))  # type: ignore[arg-type]
+
+    @overload
+    def analyse(
+        self,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        *,
+        multipv: None = None,
+        root_moves: list[chess.Move] | None = None,
+    ) -> chess.engine.InfoDict: ...
+
+    @overload
+    def analyse(
+        self,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        *,
+        multipv: int,
+        root_moves: list[chess.Move] | None = None,
+    ) -> list[chess.engine.InfoDict]: ...
+
+    def analyse(
+        self,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        *,
+        multipv: int | None = None,
+        root_moves: list[chess.Move] | None = None,
+    ) -> chess.engine.InfoDict | list[chess.engine.InfoDict]:
+        """Analyses like python-chess's ``SimpleEngine.analyse``, in-process: one ``InfoDict``, or with
+        *multipv* a list of them, best first.
+
+        >>> import chess, chess.engine, camelpy
+        >>> info = camelpy.Engine().analyse(chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+        ...                                 chess.engine.Limit(depth=4))
+        >>> info["score"]
+        PovScore(Mate(+1), WHITE)
+        """
+        result = self._limited(board, limit, root_moves=root_moves, multipv=multipv or 1, info=None)
+        lines = result.lines or [{"depth": 0, "score": result.score, "pv": []}]
+        return lines if multipv is not None else lines[0]
+
+    def _limited(
+        self,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        *,
+        root_moves: list[chess.Move] | None,
+        multipv: int,
+        info: InfoCallback | None,
+    ) -> SearchResult:
+        if not isinstance(limit, chess.engine.Limit):
+            raise TypeError(f"expected a chess.engine.Limit, got {type(limit).__name__}")
+        return self.search(
+            board,
+            ms=_limit_ms(limit, board.turn),
+            depth=limit.depth,
+            nodes=limit.nodes,
+            mate=limit.mate,
+            moves=root_moves,
+            multipv=multipv,
+            info=info,
         )
 
     def stop(self) -> None:
@@ -185,6 +346,19 @@ class Engine:
         """The evaluation's per-term breakdown (White, Black, middlegame, endgame), as a table."""
         _, fen, stack, chess960 = _root(board_or_fen)
         return str(self._native.eval_trace(fen, stack, chess960))
+
+
+def bench(depth: int | None = None) -> tuple[int, int]:
+    """Runs the fixed benchmark (44 positions, one thread, 16 MB, fresh tables per position) and returns
+    ``(nodes, milliseconds)``; the node count at the default depth is the bench signature that changes
+    only when the search does.
+
+    >>> import camelpy
+    >>> nodes, ms = camelpy.bench(4)
+    >>> nodes > 1000
+    True
+    """
+    return _core.bench(depth)
 
 
 _default_engine: Engine | None = None

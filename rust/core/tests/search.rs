@@ -9,7 +9,11 @@ use std::{
 use camelpy_core::{
     bench::{bench, BENCH_DEPTH},
     eval::EvalParams,
-    search::{info::SearchResult, limits::SearchLimits, search, SearchState},
+    search::{
+        info::{Report, SearchResult},
+        limits::SearchLimits,
+        search, SearchState,
+    },
     tt::TranspositionTable,
     Position, Score,
 };
@@ -133,9 +137,11 @@ fn reports_every_iteration_with_a_legal_pv() {
     let stop = AtomicBool::new(false);
     let mut depths = Vec::new();
     let mut pvs = Vec::new();
-    search(&mut pos, &depth(6), &tt, &EvalParams::DEFAULT, &mut state, &stop, |info| {
-        depths.push(info.depth);
-        pvs.push(info.pv.clone());
+    search(&mut pos, &depth(6), &tt, &EvalParams::DEFAULT, &mut state, &stop, |report| {
+        if let Report::Iteration(info) = report {
+            depths.push(info.depth);
+            pvs.push(info.pv.clone());
+        }
     });
     assert_eq!(depths, (1..=6).collect::<Vec<_>>());
     for pv in pvs {
@@ -145,4 +151,33 @@ fn reports_every_iteration_with_a_legal_pv() {
             p.play_unchecked(mv);
         }
     }
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_ordered() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let (single, _) = run(fen, depth(7));
+    let (multi, pos) = run(fen, SearchLimits { multipv: 4, ..depth(7) });
+    assert_eq!(multi.lines.len(), 4);
+    assert_eq!(multi.info, multi.lines[0]);
+    let firsts: Vec<_> = multi.lines.iter().map(|l| l.pv[0]).collect();
+    for (i, line) in multi.lines.iter().enumerate() {
+        assert_eq!(line.multipv, i + 1);
+        assert_eq!(line.depth, 7);
+        assert!(pos.is_legal(line.pv[0]));
+        assert!(!firsts[..i].contains(&line.pv[0]), "line {} repeats a move", i + 1);
+        if i > 0 {
+            assert!(line.score <= multi.lines[i - 1].score, "lines out of order: {:?}", multi.lines);
+        }
+    }
+    assert_eq!(single.lines.len(), 1);
+    assert_eq!(single.lines[0], single.info);
+    assert_eq!(multi.best_move, Some(firsts[0]));
+}
+
+#[test]
+fn multipv_is_capped_by_the_legal_moves() {
+    // Black has three legal moves: Kg8, Kg7, Kh7.
+    let (r, _) = run("7k/8/8/8/8/8/8/K7 b - - 0 1", SearchLimits { multipv: 5, ..depth(4) });
+    assert_eq!(r.lines.len(), 3);
 }

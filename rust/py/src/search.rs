@@ -4,16 +4,21 @@
 
 use std::{
     sync::{
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
         Mutex,
     },
     time::{Duration, Instant},
 };
 
 use camelpy_core::{
+    bench::{bench as run_bench, BENCH_DEPTH},
     eval::{evaluate, trace, EvalParams},
-    search::{info::IterationInfo, limits::SearchLimits, search, SearchState},
-    tt::TranspositionTable,
+    search::{
+        info::{IterationInfo, Report},
+        limits::SearchLimits,
+        search, SearchState,
+    },
+    tt::{Bound as TTBound, TranspositionTable},
     Position, Score,
 };
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyDict};
@@ -22,9 +27,12 @@ use crate::errors::{fen_error, move_error};
 
 /// Largest hash accepted (MiB): far beyond any machine here, small enough never to overflow.
 const MAX_HASH_MB: usize = 1 << 20;
+/// Most search threads accepted (UCI `Threads` maximum), as Stockfish's ceiling for ordinary machines.
+const MAX_THREADS: usize = 256;
 
 struct Core {
     tt: TranspositionTable,
+    hash_mb: usize,
     state: SearchState,
     eval: EvalParams,
 }
@@ -34,6 +42,23 @@ struct Core {
 pub struct PyEngine {
     core: Mutex<Core>,
     stop: AtomicBool,
+    threads: AtomicUsize,
+}
+
+fn check_hash(hash_mb: usize) -> PyResult<usize> {
+    if (1..=MAX_HASH_MB).contains(&hash_mb) {
+        Ok(hash_mb)
+    } else {
+        Err(PyValueError::new_err(format!("hash_mb must be between 1 and {MAX_HASH_MB}, got {hash_mb}")))
+    }
+}
+
+fn check_threads(threads: usize) -> PyResult<usize> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(PyValueError::new_err(format!("threads must be between 1 and {MAX_THREADS}, got {threads}")))
+    }
 }
 
 fn position(fen: &str, moves: &[String], chess960: bool) -> PyResult<Position> {
@@ -49,10 +74,17 @@ fn info_dict<'py>(py: Python<'py>, info: &IterationInfo, chess960: bool) -> PyRe
     let d = PyDict::new(py);
     d.set_item("depth", info.depth)?;
     d.set_item("seldepth", info.seldepth)?;
+    d.set_item("multipv", info.multipv)?;
     match info.score {
         Score::Cp(cp) => d.set_item("score", ("cp", cp))?,
         Score::Mate(m) => d.set_item("score", ("mate", m))?,
     }
+    let bound = match info.bound {
+        TTBound::Lower => "lower",
+        TTBound::Upper => "upper",
+        _ => "exact",
+    };
+    d.set_item("bound", bound)?;
     d.set_item("nodes", info.nodes)?;
     d.set_item("time_ms", info.time_ms)?;
     d.set_item("hashfull", info.hashfull)?;
@@ -60,29 +92,97 @@ fn info_dict<'py>(py: Python<'py>, info: &IterationInfo, chess960: bool) -> PyRe
     Ok(d)
 }
 
+fn report_dict<'py>(py: Python<'py>, report: &Report, chess960: bool) -> PyResult<Bound<'py, PyDict>> {
+    match report {
+        Report::Iteration(info) => info_dict(py, info, chess960),
+        Report::CurrMove { depth, mv, number, nodes, time_ms } => {
+            let d = PyDict::new(py);
+            d.set_item("depth", depth)?;
+            d.set_item("currmove", mv.to_uci(chess960))?;
+            d.set_item("currmovenumber", number)?;
+            d.set_item("nodes", nodes)?;
+            d.set_item("time_ms", time_ms)?;
+            Ok(d)
+        }
+    }
+}
+
+fn millis_from_now(ms: Option<u64>) -> Option<Instant> {
+    ms.map(|ms| Instant::now() + Duration::from_millis(ms))
+}
+
+/// Runs the fixed bench (44 positions, 16 MB, one thread, fresh tables per position) with the GIL
+/// released; returns `(nodes, milliseconds)`. The node count at the default depth is the bench
+/// signature.
+///
+/// >>> nodes, ms = camelpy._core.bench(3)
+/// >>> nodes > 0
+/// True
+#[pyfunction]
+#[pyo3(signature = (depth = None))]
+pub fn bench(py: Python<'_>, depth: Option<i32>) -> PyResult<(u64, u64)> {
+    let depth = depth.unwrap_or(BENCH_DEPTH);
+    if !(1..=64).contains(&depth) {
+        return Err(PyValueError::new_err(format!("bench depth must be between 1 and 64, got {depth}")));
+    }
+    let result = py.detach(|| run_bench(depth));
+    Ok((result.nodes, result.time_ms))
+}
+
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (hash_mb = 16))]
-    fn new(hash_mb: usize) -> PyResult<PyEngine> {
-        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
-            return Err(PyValueError::new_err(format!(
-                "hash_mb must be between 1 and {MAX_HASH_MB}, got {hash_mb}"
-            )));
-        }
+    #[pyo3(signature = (hash_mb = 16, threads = 1))]
+    fn new(hash_mb: usize, threads: usize) -> PyResult<PyEngine> {
+        let hash_mb = check_hash(hash_mb)?;
         Ok(PyEngine {
             core: Mutex::new(Core {
                 tt: TranspositionTable::new(hash_mb),
+                hash_mb,
                 state: SearchState::new(),
                 eval: EvalParams::DEFAULT,
             }),
             stop: AtomicBool::new(false),
+            threads: AtomicUsize::new(check_threads(threads)?),
         })
     }
 
-    /// Searches the position `fen` + `moves` (UCI); returns the last iteration's report as a dict with
-    /// `best_move` and `ponder` added. `info` is called with each iteration's dict.
-    #[pyo3(signature = (fen, moves, chess960, *, depth=None, nodes=None, movetime_ms=None, mate=None, searchmoves=Vec::new(), info=None))]
+    /// Replaces the hash table by an empty one of `hash_mb` MiB. Waits for a running search.
+    fn resize(&self, py: Python<'_>, hash_mb: usize) -> PyResult<()> {
+        let hash_mb = check_hash(hash_mb)?;
+        py.detach(|| {
+            let mut core = self.core.lock().unwrap_or_else(|p| p.into_inner());
+            // Free the old table before allocating the new one, so peak memory is one table.
+            core.tt = TranspositionTable::new(1);
+            core.tt = TranspositionTable::new(hash_mb);
+            core.hash_mb = hash_mb;
+        });
+        Ok(())
+    }
+
+    /// The hash table's size in MiB.
+    #[getter]
+    fn hash_mb(&self, py: Python<'_>) -> usize {
+        py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).hash_mb)
+    }
+
+    /// Sets the number of search threads for the following searches.
+    fn set_threads(&self, threads: usize) -> PyResult<()> {
+        self.threads.store(check_threads(threads)?, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The number of search threads.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads.load(Ordering::Relaxed)
+    }
+
+    /// Searches the position `fen` + `moves` (UCI); returns the best line of the last iteration as a
+    /// dict with `best_move`, `ponder` and `lines` (every MultiPV line) added. `movetime_ms` sets both
+    /// deadlines; `soft_ms` stops starting iterations, `hard_ms` aborts one. `info` is called with each
+    /// line of each iteration and, on long searches, with `currmove` dicts.
+    #[pyo3(signature = (fen, moves, chess960, *, depth=None, nodes=None, movetime_ms=None, soft_ms=None, hard_ms=None, mate=None, searchmoves=Vec::new(), multipv=1, info=None))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -93,34 +193,38 @@ impl PyEngine {
         depth: Option<i32>,
         nodes: Option<u64>,
         movetime_ms: Option<u64>,
+        soft_ms: Option<u64>,
+        hard_ms: Option<u64>,
         mate: Option<i32>,
         searchmoves: Vec<String>,
+        multipv: usize,
         info: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let mut pos = position(fen, &moves, chess960)?;
         let searchmoves =
             searchmoves.iter().map(|u| pos.parse_uci(u).map_err(move_error)).collect::<PyResult<Vec<_>>>()?;
-        if depth.is_some_and(|d| d < 1) || mate.is_some_and(|m| m < 1) {
-            return Err(PyValueError::new_err("depth and mate must be at least 1"));
+        if depth.is_some_and(|d| d < 1) || mate.is_some_and(|m| m < 1) || multipv < 1 {
+            return Err(PyValueError::new_err("depth, mate and multipv must be at least 1"));
         }
-        let deadline = movetime_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
         let limits = SearchLimits {
             depth,
             nodes,
-            soft_deadline: deadline,
-            hard_deadline: deadline,
+            soft_deadline: millis_from_now(soft_ms.or(movetime_ms)),
+            hard_deadline: millis_from_now(hard_ms.or(movetime_ms)),
             mate,
             searchmoves,
+            multipv,
         };
         self.stop.store(false, Ordering::Relaxed);
         let mut callback_error = None;
         let result = py.detach(|| {
             let mut guard = self.core.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let core = &mut *guard;
-            search(&mut pos, &limits, &core.tt, &core.eval, &mut core.state, &self.stop, |it| {
+            search(&mut pos, &limits, &core.tt, &core.eval, &mut core.state, &self.stop, |report| {
                 if let (Some(cb), None) = (&info, &callback_error) {
-                    let outcome =
-                        Python::attach(|py| info_dict(py, it, chess960).and_then(|d| cb.call1(py, (d,))));
+                    let outcome = Python::attach(|py| {
+                        report_dict(py, report, chess960).and_then(|d| cb.call1(py, (d,)))
+                    });
                     if let Err(e) = outcome {
                         callback_error = Some(e);
                         self.stop.store(true, Ordering::Relaxed);
@@ -134,6 +238,8 @@ impl PyEngine {
         let d = info_dict(py, &result.info, chess960)?;
         d.set_item("best_move", result.best_move.map(|m| m.to_uci(chess960)))?;
         d.set_item("ponder", result.ponder.map(|m| m.to_uci(chess960)))?;
+        let lines = result.lines.iter().map(|l| info_dict(py, l, chess960)).collect::<PyResult<Vec<_>>>()?;
+        d.set_item("lines", lines)?;
         Ok(d)
     }
 
@@ -156,15 +262,36 @@ impl PyEngine {
         py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).tt.clear());
     }
 
-    /// The static evaluation (centipawns, side to move's view).
-    fn evaluate(&self, fen: &str, moves: Vec<String>, chess960: bool) -> PyResult<i32> {
+    /// The static evaluation (centipawns, side to move's view) with this engine's parameters.
+    fn evaluate(&self, py: Python<'_>, fen: &str, moves: Vec<String>, chess960: bool) -> PyResult<i32> {
         let pos = position(fen, &moves, chess960)?;
-        Ok(evaluate(&pos, &EvalParams::DEFAULT))
+        Ok(evaluate(&pos, &self.eval_params(py)))
     }
 
     /// The evaluation's per-term table, for humans.
-    fn eval_trace(&self, fen: &str, moves: Vec<String>, chess960: bool) -> PyResult<String> {
+    fn eval_trace(&self, py: Python<'_>, fen: &str, moves: Vec<String>, chess960: bool) -> PyResult<String> {
         let pos = position(fen, &moves, chess960)?;
-        Ok(trace(&pos, &EvalParams::DEFAULT).to_string())
+        Ok(trace(&pos, &self.eval_params(py)).to_string())
+    }
+
+    /// Every evaluation weight as `(name, value, min, max)`, in table order.
+    ///
+    /// >>> name, value, low, high = camelpy._core.Engine().params()[0]
+    /// >>> low <= value <= high
+    /// True
+    fn params(&self, py: Python<'_>) -> Vec<(&'static str, i32, i32, i32)> {
+        self.eval_params(py).values().map(|(info, value)| (info.name, value, info.min, info.max)).collect()
+    }
+
+    /// Sets one evaluation weight for the following searches. Waits for a running search.
+    fn set_param(&self, py: Python<'_>, name: &str, value: i32) -> PyResult<()> {
+        py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).eval.set(name, value))
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+impl PyEngine {
+    fn eval_params(&self, py: Python<'_>) -> EvalParams {
+        py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).eval.clone())
     }
 }

@@ -10,6 +10,8 @@ pub struct IterationInfo {
     pub depth: i32,
     /// Deepest ply reached (quiescence included).
     pub seldepth: i32,
+    /// Which line this is (1 = best) when several are searched (MultiPV).
+    pub multipv: usize,
     /// The score of the best line, from the side to move's point of view.
     pub score: Score,
     /// `Exact`, or `Lower`/`Upper` for an aspiration fail-high/low report.
@@ -31,6 +33,29 @@ pub struct SearchResult {
     pub best_move: Option<Move>,
     /// The expected reply (second PV move), if known.
     pub ponder: Option<Move>,
-    /// The last reported iteration (depth 0 and an empty PV if the root has no legal move).
+    /// The best line of the last reported iteration (depth 0 and an empty PV if the root has no legal
+    /// move).
     pub info: IterationInfo,
+    /// Every line (MultiPV), best first; `lines[0] == info`.
+    pub lines: Vec<IterationInfo>,
+}
+
+/// What a running search tells its caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Report<'a> {
+    /// A line of an iteration is finished (or cut short by a stop).
+    Iteration(&'a IterationInfo),
+    /// On long searches, the root move now being searched (UCI `currmove`).
+    CurrMove {
+        /// Nominal depth of the iteration.
+        depth: i32,
+        /// The root move.
+        mv: Move,
+        /// Its 1-based number in the search order.
+        number: usize,
+        /// Nodes searched so far.
+        nodes: u64,
+        /// Milliseconds since the search started.
+        time_ms: u64,
+    },
 }

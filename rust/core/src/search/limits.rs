@@ -21,4 +21,6 @@ pub struct SearchLimits {
     pub mate: Option<i32>,
     /// Only these root moves (UCI `searchmoves`); empty means all.
     pub searchmoves: Vec<Move>,
+    /// How many best lines to find (UCI `MultiPV`); 0 and 1 both mean one.
+    pub multipv: usize,
 }

@@ -1,6 +1,6 @@
 //! The search: iterative deepening with aspiration windows around a principal-variation alpha-beta
 //! (<https://www.chessprogramming.org/Principal_Variation_Search>) and a quiescence search, written as
-//! numbered steps. Single-threaded for now; the transposition table is already shareable.
+//! numbered steps. Several lines (MultiPV) are found by setting aside the root moves of the better ones.
 //!
 //! Parts: [`params`] (every tunable), [`limits`] (what bounds a search), [`info`] (what it reports),
 //! [`movepick`] (staged move ordering), [`history`] (what ordering learns from).
@@ -18,7 +18,7 @@ use std::{
 
 use self::{
     history::{ButterflyHistory, CounterMoves, Killers},
-    info::{IterationInfo, SearchResult},
+    info::{IterationInfo, Report, SearchResult},
     limits::SearchLimits,
     movepick::MovePicker,
     params::*,
@@ -80,6 +80,7 @@ struct Searcher<'a> {
     state: &'a mut SearchState,
     limits: &'a SearchLimits,
     stop: &'a AtomicBool,
+    report: &'a mut dyn FnMut(&Report),
     start: Instant,
     nodes: u64,
     seldepth: i32,
@@ -88,11 +89,17 @@ struct Searcher<'a> {
     pv: Vec<Vec<Move>>,
     /// Best root move of the running iteration whose search completed (used if the iteration is cut).
     root_best: Option<(Move, Value)>,
+    /// Nominal depth of the running iteration (for `currmove` reports).
+    root_depth: i32,
+    /// False while searching a second or later MultiPV line: its restricted root result must not
+    /// replace the root's table entry.
+    store_root: bool,
 }
 
-/// Searches `pos` within `limits`, reporting each iteration to `report`. The position is restored
-/// before returning. `stop` is polled every few hundred nodes; setting it ends the search within about
-/// a millisecond with the best move found so far.
+/// Searches `pos` within `limits`, reporting each finished line of each iteration (and, on long
+/// searches, the root move being searched) to `report`. The position is restored before returning.
+/// `stop` is polled every few hundred nodes; setting it ends the search within about a millisecond with
+/// the best move found so far.
 pub fn search(
     pos: &mut Position,
     limits: &SearchLimits,
@@ -100,7 +107,7 @@ pub fn search(
     eval: &EvalParams,
     state: &mut SearchState,
     stop: &AtomicBool,
-    mut report: impl FnMut(&IterationInfo),
+    mut report: impl FnMut(&Report),
 ) -> SearchResult {
     tt.new_search();
     let mut searcher = Searcher {
@@ -109,50 +116,144 @@ pub fn search(
         state,
         limits,
         stop,
+        report: &mut report,
         start: Instant::now(),
         nodes: 0,
         seldepth: 0,
         stopped: false,
         pv: vec![Vec::new(); MAX_PLY as usize + 2],
         root_best: None,
+        root_depth: 0,
+        store_root: true,
     };
-    let root_moves: Vec<Move> = pos
-        .legal_moves()
-        .iter()
-        .copied()
-        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .collect();
-    let empty = IterationInfo {
-        depth: 0,
-        seldepth: 0,
-        score: Score::from_value(if pos.is_check() { mated_in(0) } else { VALUE_DRAW }),
-        bound: Bound::Exact,
-        nodes: 0,
-        time_ms: 0,
-        hashfull: 0,
-        pv: Vec::new(),
-    };
-    if root_moves.is_empty() {
-        return SearchResult { best_move: None, ponder: None, info: empty };
+    searcher.iterative_deepening(pos)
+}
+
+impl Searcher<'_> {
+    /// The iteration loop: one aspiration search per MultiPV line per depth, until a limit says stop.
+    fn iterative_deepening(&mut self, pos: &mut Position) -> SearchResult {
+        let limits = self.limits;
+        let root_moves: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .collect();
+        let empty = IterationInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score: Score::from_value(if pos.is_check() { mated_in(0) } else { VALUE_DRAW }),
+            bound: Bound::Exact,
+            nodes: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            return SearchResult { best_move: None, ponder: None, info: empty.clone(), lines: vec![empty] };
+        }
+        let multipv = limits.multipv.clamp(1, root_moves.len());
+
+        // A legal move to fall back on if even depth 1 is cut short.
+        let fallback = IterationInfo { pv: vec![root_moves[0]], ..empty };
+        let mut lines: Vec<IterationInfo> = vec![fallback];
+        let mut scores: Vec<Value> = vec![0; multipv];
+        let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
+        'deepening: for depth in 1..=max_depth {
+            self.root_depth = depth;
+            let mut new_lines: Vec<IterationInfo> = Vec::with_capacity(multipv);
+            for (pv_index, last_score) in scores.iter_mut().enumerate() {
+                // Step 1. MultiPV: the k-th line is the best move once the first k - 1 are set aside.
+                let candidates: Vec<Move> = if pv_index == 0 {
+                    root_moves.clone()
+                } else {
+                    let taken: Vec<Move> = new_lines.iter().map(|l| l.pv[0]).collect();
+                    root_moves.iter().copied().filter(|m| !taken.contains(m)).collect()
+                };
+                self.store_root = pv_index == 0;
+                let Some((line, value)) = self.aspiration(pos, &candidates, depth, *last_score) else {
+                    break 'deepening;
+                };
+                *last_score = value;
+                let info = IterationInfo {
+                    depth,
+                    seldepth: self.seldepth,
+                    multipv: pv_index + 1,
+                    score: Score::from_value(value),
+                    bound: Bound::Exact,
+                    nodes: self.nodes,
+                    time_ms: self.start.elapsed().as_millis() as u64,
+                    hashfull: self.tt.hashfull(),
+                    pv: line,
+                };
+                (self.report)(&Report::Iteration(&info));
+                new_lines.push(info);
+                if self.stopped {
+                    break;
+                }
+            }
+
+            // Step 3. Keep the iteration's lines, best first (a restricted search can outscore an earlier
+            // line by search instability); a cut-short iteration keeps the previous depth's lines for the
+            // moves it did not reach, after its own.
+            if !self.stopped {
+                new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+                for (i, line) in new_lines.iter_mut().enumerate() {
+                    line.multipv = i + 1;
+                }
+            }
+            for old in lines.drain(..) {
+                if new_lines.len() < multipv && new_lines.iter().all(|l| l.pv[0] != old.pv[0]) {
+                    new_lines.push(IterationInfo { multipv: new_lines.len() + 1, ..old });
+                }
+            }
+            lines = new_lines;
+
+            // Step 4. Stop when a limit says so.
+            if self.stopped {
+                break;
+            }
+            if let (Some(mate), Score::Mate(m)) = (limits.mate, lines[0].score) {
+                if m > 0 && m <= mate {
+                    break;
+                }
+            }
+            if limits.soft_deadline.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+        }
+        let best = &lines[0];
+        SearchResult {
+            best_move: Some(best.pv[0]),
+            ponder: best.pv.get(1).copied(),
+            info: best.clone(),
+            lines,
+        }
     }
 
-    // A legal move to fall back on if even depth 1 is cut short.
-    let mut best = SearchResult { best_move: Some(root_moves[0]), ponder: None, info: empty };
-    let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
-    let mut score = 0;
-    for depth in 1..=max_depth {
-        // Step 1. Aspiration window around the last score, widened on each failure.
+    /// Step 2. One line of one iteration: an aspiration window around the last score, widened on each
+    /// failure. Returns the line and its value, or, if the search was cut short, its best fully searched
+    /// root move (the first one searched is the previous best, so that is never worse); `None` if not even
+    /// that one finished.
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        candidates: &[Move],
+        depth: i32,
+        last: Value,
+    ) -> Option<(Vec<Move>, Value)> {
         let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(score) {
-            ((score - delta).max(-VALUE_INFINITE), (score + delta).min(VALUE_INFINITE))
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(last) {
+            ((last - delta).max(-VALUE_INFINITE), (last + delta).min(VALUE_INFINITE))
         } else {
             (-VALUE_INFINITE, VALUE_INFINITE)
         };
-        searcher.root_best = None;
+        self.root_best = None;
         let value = loop {
-            searcher.seldepth = 0;
-            let v = searcher.negamax(pos, &root_moves, depth, 0, alpha, beta, false);
-            if searcher.stopped {
+            self.seldepth = 0;
+            let v = self.negamax(pos, candidates, depth, 0, alpha, beta, false);
+            if self.stopped {
                 break v;
             }
             if v <= alpha {
@@ -165,53 +266,15 @@ pub fn search(
             }
             delta += delta / 2;
         };
-
-        // Step 2. Keep the iteration's result, or, if it was cut short, its best fully searched root
-        // move (the first one searched is the previous best, so that is never worse).
-        let (line, value) = if !searcher.stopped {
-            (searcher.pv[0].clone(), value)
-        } else if let Some((mv, v)) = searcher.root_best {
-            let line = if searcher.pv[0].first() == Some(&mv) { searcher.pv[0].clone() } else { vec![mv] };
-            (line, v)
+        let (line, value) = if !self.stopped {
+            (self.pv[0].clone(), value)
         } else {
-            break;
+            let (mv, v) = self.root_best?;
+            let line = if self.pv[0].first() == Some(&mv) { self.pv[0].clone() } else { vec![mv] };
+            (line, v)
         };
-        if line.is_empty() {
-            break;
-        }
-        score = value;
-        best = SearchResult {
-            best_move: Some(line[0]),
-            ponder: line.get(1).copied(),
-            info: IterationInfo {
-                depth,
-                seldepth: searcher.seldepth,
-                score: Score::from_value(value),
-                bound: Bound::Exact,
-                nodes: searcher.nodes,
-                time_ms: searcher.start.elapsed().as_millis() as u64,
-                hashfull: tt.hashfull(),
-                pv: line,
-            },
-        };
-        report(&best.info);
-
-        // Step 3. Stop when a limit says so.
-        if searcher.stopped {
-            break;
-        }
-        if let Some(mate) = limits.mate {
-            if let Score::Mate(m) = best.info.score {
-                if m > 0 && m <= mate {
-                    break;
-                }
-            }
-        }
-        if limits.soft_deadline.is_some_and(|t| Instant::now() >= t) {
-            break;
-        }
+        (!line.is_empty()).then_some((line, value))
     }
-    best
 }
 
 impl Searcher<'_> {
@@ -361,8 +424,20 @@ impl Searcher<'_> {
         let original_alpha = alpha;
 
         while let Some(mv) = picker.next_move(pos, &self.state.history) {
-            if root && !root_moves.contains(&mv) {
-                continue;
+            if root {
+                if !root_moves.contains(&mv) {
+                    continue;
+                }
+                let elapsed = self.start.elapsed().as_millis() as u64;
+                if elapsed >= CURRMOVE_DELAY_MS {
+                    (self.report)(&Report::CurrMove {
+                        depth: self.root_depth,
+                        mv,
+                        number: searched + 1,
+                        nodes: self.nodes,
+                        time_ms: elapsed,
+                    });
+                }
             }
             let capture = is_capture(pos, mv);
             let quiet = !capture && mv.promotion().is_none();
@@ -476,11 +551,13 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            ply,
-            TTData { mv: best_move.or(tt_move), value: best_value, eval: static_eval, depth, bound },
-        );
+        if !root || self.store_root {
+            self.tt.store(
+                key,
+                ply,
+                TTData { mv: best_move.or(tt_move), value: best_value, eval: static_eval, depth, bound },
+            );
+        }
         best_value
     }
 

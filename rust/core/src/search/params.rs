@@ -63,3 +63,7 @@ pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
 /// Nodes between two looks at the clock (a cheap counter check; ~0.1 ms at our speed).
 pub const TIME_CHECK_NODES: u64 = 1_024;
+
+/// After this long (ms) the search reports each root move it starts (UCI `currmove`), as Stockfish
+/// does: earlier, the lines would only flood the GUI.
+pub const CURRMOVE_DELAY_MS: u64 = 3_000;

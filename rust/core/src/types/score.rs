@@ -61,6 +61,30 @@ impl Score {
     }
 }
 
+impl Score {
+    /// A key that orders scores from worst to best for the side to move: being mated sooner < being
+    /// mated later < any centipawn score < mating later < mating sooner.
+    const fn order_key(self) -> (u8, i32) {
+        match self {
+            Score::Mate(m) if m <= 0 => (0, -m),
+            Score::Cp(cp) => (1, cp),
+            Score::Mate(m) => (2, -m),
+        }
+    }
+}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Score {
+    fn cmp(&self, other: &Score) -> std::cmp::Ordering {
+        self.order_key().cmp(&other.order_key())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +97,13 @@ mod tests {
         assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
         assert_eq!(Score::from_value(35), Score::Cp(35));
         assert!(is_mate(mated_in(10)) && !is_mate(VALUE_MATE_IN_MAX_PLY - 1));
+    }
+
+    #[test]
+    fn scores_order_like_their_values() {
+        let values = [mated_in(0), mated_in(2), mated_in(9), -300, 0, 45, mate_in(7), mate_in(3), mate_in(1)];
+        for w in values.windows(2) {
+            assert!(Score::from_value(w[0]) < Score::from_value(w[1]), "{w:?}");
+        }
     }
 }
