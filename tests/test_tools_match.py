@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import re
@@ -220,3 +221,33 @@ def test_stockfish_pair_at_depth_one(tmp_path: Path) -> None:
     assert result.games == 2
     game = chess.pgn.read_game(io.StringIO((tmp_path / "games.pgn").read_text()))
     assert game is not None and COMMENT.match(game.next().comment)  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("camelpy.uci") is None,
+    reason="camelpy's UCI engine (camelpy.uci) is not on this branch",
+)
+def test_camelpy_vs_camelpy_four_games_at_a_node_limit(tmp_path: Path) -> None:
+    engine = parse_engine([f"{sys.executable} -m camelpy", "nodes=2000", "option.Hash=8"])
+    result = run_match(engine, engine, rounds=2, adjudication=Adjudication(maxmoves=60), out=tmp_path)
+    assert result.games == 4
+    assert all(
+        code
+        in (
+            "adjudication",
+            "checkmate",
+            "stalemate",
+            "threefold repetition",
+            "fifty moves",
+            "insufficient material",
+        )
+        for code, _ in result.terminations
+    ), result.terminations
+    games = read_pgn(tmp_path / "games.pgn")
+    assert len(games) == 4
+    for game in games:
+        assert not game.errors and game.headers["Result"] in ("1-0", "0-1", "1/2-1/2")
+        board = game.board()
+        for node in game.mainline():
+            assert node.move in board.legal_moves
+            board.push(node.move)
