@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -80,7 +81,8 @@ def test_pgn_openings_are_played_as_book_moves(tmp_path: Path) -> None:
     ]
     a, b = parse_engine(fake("random", "nodes=1")), parse_engine(fake("random", "nodes=1"))
     result = run_match(a, b, rounds=2, openings=book, adjudication=Adjudication(maxmoves=8), out=tmp_path)
-    assert (result.engine1, result.engine2) == ("python-1", "python-2")  # made unique
+    program = os.path.basename(sys.executable)  # "python" in a venv, "python3.11" elsewhere
+    assert (result.engine1, result.engine2) == (f"{program}-1", f"{program}-2")  # made unique
     games = read_pgn(tmp_path / "games.pgn")
     assert "FEN" not in games[0].headers
     moves = [n for n in games[0].mainline()]
