@@ -17,7 +17,7 @@ from typing import Any, Callable, Union, overload
 import chess
 import chess.engine
 
-from camelpy import _core
+from camelpy import _core, timeman
 
 BoardOrFen = Union[str, chess.Board]
 InfoCallback = Callable[["chess.engine.InfoDict"], object]
@@ -111,26 +111,6 @@ def _info_dict(board: chess.Board, raw: dict[str, Any]) -> chess.engine.InfoDict
 
 SIGNAL_POLL_S = 0.05
 """How often (s) a search waited on from the main thread lets Python deliver Ctrl-C."""
-CLOCK_MOVES_TO_GO = 30
-"""With a clock and no ``remaining_moves``, :meth:`Engine.play` plans for this many more moves."""
-CLOCK_SAFETY_MS = 30
-"""Milliseconds kept back from every clock budget for the call's own overhead."""
-
-
-def _limit_ms(limit: chess.engine.Limit, turn: chess.Color) -> int | None:
-    """A time budget (ms) from a python-chess ``Limit``: its ``time``, or a share of the side to
-    move's clock and increment."""
-    budgets = []
-    if limit.time is not None:
-        budgets.append(max(1, int(limit.time * 1000)))
-    clock = limit.white_clock if turn == chess.WHITE else limit.black_clock
-    if clock is not None:
-        inc = (limit.white_inc if turn == chess.WHITE else limit.black_inc) or 0.0
-        moves = limit.remaining_moves or CLOCK_MOVES_TO_GO
-        share = clock * 1000 / moves + inc * 1000 * 3 / 4
-        cap = clock * 1000 / 2
-        budgets.append(max(1, int(min(share, cap)) - CLOCK_SAFETY_MS))
-    return min(budgets) if budgets else None
 
 
 class Engine:
@@ -202,14 +182,38 @@ class Engine:
         :raises: :exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError` for bad input,
             :exc:`ValueError` for a limit below 1.
         """
+        return self._run(
+            board_or_fen, ms=ms, depth=depth, nodes=nodes, mate=mate, moves=moves, multipv=multipv, info=info
+        )
+
+    def _run(
+        self,
+        board_or_fen: BoardOrFen,
+        *,
+        ms: int | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        mate: int | None = None,
+        moves: list[chess.Move] | None = None,
+        multipv: int = 1,
+        info: InfoCallback | None = None,
+        clock: timeman.Budget | None = None,
+    ) -> SearchResult:
         board, fen, stack, chess960 = _root(board_or_fen)
         searchmoves = [board.uci(m, chess960=chess960) for m in (moves or [])]
+        manager = timeman.TimeManager(clock) if clock is not None else None
         callback = None
-        if info is not None:
+        if info is not None or manager is not None:
             report = info
 
             def callback(raw: dict[str, Any]) -> None:
-                report(_info_dict(board, raw))
+                if report is not None:
+                    report(_info_dict(board, raw))
+                if manager is not None and raw.get("multipv") == 1:
+                    kind, value = raw["score"]
+                    cp = value if kind == "cp" else None
+                    if manager.update(raw["depth"], raw["pv"][0], cp, raw["time_ms"]):
+                        self._native.stop()
 
         raw = self._interruptible(
             lambda: self._native.search(
@@ -219,6 +223,8 @@ class Engine:
                 depth=depth,
                 nodes=nodes,
                 movetime_ms=ms,
+                soft_ms=manager.outer_soft_ms if manager is not None else None,
+                hard_ms=clock.hard_ms if clock is not None else None,
                 mate=mate,
                 searchmoves=searchmoves,
                 multipv=multipv,
@@ -347,9 +353,15 @@ class Engine:
     ) -> SearchResult:
         if not isinstance(limit, chess.engine.Limit):
             raise TypeError(f"expected a chess.engine.Limit, got {type(limit).__name__}")
-        return self.search(
+        clock_s = limit.white_clock if board.turn == chess.WHITE else limit.black_clock
+        inc_s = (limit.white_inc if board.turn == chess.WHITE else limit.black_inc) or 0.0
+        clock = None
+        if clock_s is not None:
+            clock = timeman.budget(int(clock_s * 1000), int(inc_s * 1000), limit.remaining_moves)
+        return self._run(
             board,
-            ms=_limit_ms(limit, board.turn),
+            ms=max(1, int(limit.time * 1000)) if limit.time is not None else None,
+            clock=clock,
             depth=limit.depth,
             nodes=limit.nodes,
             mate=limit.mate,
