@@ -27,12 +27,17 @@
 //! the same sum seen from the main thread; the returned result carries the exact total.
 //!
 //! # Which thread's result is returned
-//! Every thread that finished at least one iteration votes for its best move with weight
-//! `(score - worst score + VOTE_SCORE_BASE) × completed depth`. The result returned is that of the
-//! thread whose move has the most votes and, among the threads proposing that move, the deepest
-//! completed iteration (ties go to the lower-numbered thread, so the main thread first). A proven
-//! mate overrides the vote: the shortest mate found by any thread wins. With MultiPV the main
-//! thread's lines are returned as they are (the helpers only fill the table), as in Stockfish.
+//! The deepest completed, best-voted result:
+//! 1. A proven mate wins outright: the thread with the shortest mate for the side to move.
+//! 2. Otherwise every thread that finished at least one iteration votes for its best move with
+//!    weight `(score - worst score + VOTE_SCORE_BASE) × completed depth`, so agreement between
+//!    threads, better scores and deeper searches all count.
+//! 3. Among the threads with the deepest completed iteration, the one whose move has the most votes
+//!    is returned, its PV and score included (ties go to the lower-numbered thread, so the main
+//!    thread first). A depth-limited search therefore always reports the depth asked for.
+//!
+//! With MultiPV the main thread's lines are returned as they are (the helpers only fill the table),
+//! as in Stockfish.
 //!
 //! # Concurrency policy
 //! Threads are started per search with [`std::thread::scope`] and joined before it returns: no thread
@@ -177,24 +182,30 @@ fn pick_thread(outcomes: &[ThreadOutcome]) -> usize {
     let Some(worst) = voters.iter().map(|v| vote_value(v.2)).min() else {
         return 0;
     };
+    // 2. Votes from every thread with a completed iteration.
     let mut votes: HashMap<Move, i64> = HashMap::new();
     for &(_, mv, score, depth) in &voters {
         *votes.entry(mv).or_default() += (vote_value(score) - worst + VOTE_SCORE_BASE) * depth;
     }
-    let mut best = voters[0];
-    for &voter in &voters[1..] {
-        let (_, mv, score, depth) = voter;
-        let better = if matches!(best.2, Score::Mate(m) if m > 0) || matches!(score, Score::Mate(m) if m > 0)
-        {
-            score > best.2
-        } else {
-            votes[&mv] > votes[&best.1] || (mv == best.1 && depth > best.3)
-        };
-        if better {
-            best = voter;
+    // 1. A proven mate wins outright (the shortest; the lowest-numbered thread on ties).
+    let mut mate: Option<(usize, Score)> = None;
+    for &(i, _, score, _) in &voters {
+        if matches!(score, Score::Mate(m) if m > 0) && mate.map_or(true, |(_, best)| score > best) {
+            mate = Some((i, score));
         }
     }
-    best.0
+    if let Some((i, _)) = mate {
+        return i;
+    }
+    // 3. The deepest threads' most-voted move.
+    let deepest = voters.iter().map(|v| v.3).max().unwrap_or(0);
+    let mut best: Option<(usize, i64)> = None;
+    for &(i, mv, _, depth) in &voters {
+        if depth == deepest && best.map_or(true, |(_, most)| votes[&mv] > most) {
+            best = Some((i, votes[&mv]));
+        }
+    }
+    best.map_or(0, |(i, _)| i)
 }
 
 /// What [`search_many`] reports while it runs.
@@ -304,21 +315,34 @@ mod tests {
     }
 
     #[test]
-    fn voting_prefers_the_move_most_threads_back_then_the_deepest() {
-        // Two threads back e2e4 at depth 10; one deeper thread prefers d2d4 by a little.
+    fn the_deepest_thread_wins_then_the_vote() {
         let o = [
             outcome("e2e4", Score::Cp(20), 10),
             outcome("d2d4", Score::Cp(25), 12),
             outcome("e2e4", Score::Cp(20), 11),
         ];
-        assert_eq!(pick_thread(&o), 2, "e2e4 wins the vote; the deeper of its threads is returned");
-        // A much better score at similar depth outvotes two threads.
+        assert_eq!(pick_thread(&o), 1, "only the deepest completed iteration is a candidate");
+        // At equal depth, two threads agreeing outvote a slightly better score...
+        let o = [
+            outcome("e2e4", Score::Cp(20), 10),
+            outcome("d2d4", Score::Cp(25), 10),
+            outcome("e2e4", Score::Cp(20), 10),
+        ];
+        assert_eq!(pick_thread(&o), 0);
+        // ...but not a much better one.
         let o = [
             outcome("e2e4", Score::Cp(20), 10),
             outcome("d2d4", Score::Cp(200), 10),
             outcome("e2e4", Score::Cp(20), 10),
         ];
         assert_eq!(pick_thread(&o), 1);
+        // Shallower threads' votes count too: they back the main thread's move here.
+        let o = [
+            outcome("e2e4", Score::Cp(20), 10),
+            outcome("d2d4", Score::Cp(22), 10),
+            outcome("e2e4", Score::Cp(20), 9),
+        ];
+        assert_eq!(pick_thread(&o), 0);
     }
 
     #[test]
