@@ -24,5 +24,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
+    m.add_function(wrap_pyfunction!(search::analyse_many, m)?)?;
     Ok(())
 }
