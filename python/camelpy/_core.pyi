@@ -7,6 +7,7 @@ __version__: str
 build_profile: Literal["release", "debug"]
 slider_lookup: Literal["pext", "magic"]
 STARTING_FEN: str
+BENCH_FENS: list[str]
 
 @final
 class Position:
