@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import camelpy
 import chess
@@ -35,13 +36,14 @@ def test_threaded_search_reaches_the_depth_with_a_legal_line(threads: int) -> No
 
 
 def test_info_callback_runs_on_the_calling_thread_only() -> None:
+    # The native guarantee: helpers never call back; the thread that called search() does.
     caller = threading.get_ident()
     seen: list[tuple[int, int]] = []
 
-    def info(d: chess.engine.InfoDict) -> None:
+    def info(d: dict[str, Any]) -> None:
         seen.append((threading.get_ident(), d["nodes"]))
 
-    camelpy.Engine(threads=3).search(ITALIAN, depth=8, info=info)
+    camelpy.Engine(threads=3)._native.search(ITALIAN, [], False, depth=8, info=info)
     assert seen and all(ident == caller for ident, _ in seen)
     nodes = [n for _, n in seen]
     assert nodes == sorted(nodes), "node counts (all threads) only grow"
