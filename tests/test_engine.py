@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -86,3 +87,110 @@ def test_new_game_and_clear_hash_keep_working() -> None:
     engine.clear_hash()
     again = engine.search(chess.Board(), depth=5)
     assert (first.best_move, first.nodes) == (again.best_move, again.nodes), "same search after a reset"
+
+
+@pytest.mark.parametrize(
+    ("fen", "mate", "depth"),
+    [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, 4),
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2, 6),  # WAC.001
+        ("r3q1kr/ppp5/3p2pQ/8/3PP1b1/5R2/PPP3P1/5RK1 w - - 0 1", 3, 8),  # WAC.057
+        ("8/6pp/3q1p2/3n1k2/1P6/3NQ2P/5PP1/6K1 w - - 0 1", 3, 8),  # WAC.064
+    ],
+)
+def test_mates_found_at_their_distance(fen: str, mate: int, depth: int) -> None:
+    # Distances confirmed by Stockfish 15.1 (depth 14): the shortest mate, not just some mate.
+    result = camelpy.Engine().search(fen, depth=depth)
+    assert result.score.relative == chess.engine.Mate(mate)
+    board = chess.Board(fen)
+    for move in result.pv:
+        board.push(move)
+    assert board.is_checkmate() and len(result.pv) == 2 * mate - 1
+
+
+def test_search_never_returns_an_illegal_move() -> None:
+    rng = random.Random(20261122)
+    engine = camelpy.Engine(hash_mb=4)
+    checked = 0
+    for _ in range(12):
+        board = chess.Board()
+        while not board.is_game_over() and board.ply() < 160:
+            if rng.random() < 0.08:
+                result = engine.search(board, nodes=rng.choice([50, 500, 3000]))
+                assert result.best_move in board.legal_moves, board.fen()
+                checked += 1
+            board.push(rng.choice(list(board.legal_moves)))
+    assert checked > 50
+
+
+def test_fifty_move_rule_and_repetition_are_draws() -> None:
+    # Rook up, but the clock says the next quiet move ends the game (and no mate in one exists).
+    fresh = camelpy.search("8/8/8/4k3/8/8/8/KR6 w - - 0 1", depth=6)
+    ending = camelpy.search("8/8/8/4k3/8/8/8/KR6 w - - 99 150", depth=6)
+    assert fresh.score.relative > chess.engine.Cp(400)
+    assert ending.score.relative == chess.engine.Cp(0)
+    # A queen down, Black can step back into the game's first position: a draw, seen only because the
+    # board is searched with its move stack.
+    board = chess.Board("6k1/8/8/8/8/8/3Q4/2K5 w - - 0 1")
+    for uci in ["d2d3", "g8h8", "d3d2"]:
+        board.push_uci(uci)
+    with_history = camelpy.Engine().search(board, depth=5)
+    without = camelpy.Engine().search(board.fen(), depth=5)
+    assert with_history.best_move == chess.Move.from_uci("h8g8")
+    assert with_history.score.relative == chess.engine.Cp(0)
+    assert without.score.relative < chess.engine.Cp(-500)
+
+
+def test_fixed_depth_is_deterministic_across_engines_and_new_game() -> None:
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    engine = camelpy.Engine()
+    first = engine.search(fen, depth=7)
+    engine.new_game()
+    again = engine.search(fen, depth=7)
+    other = camelpy.Engine().search(fen, depth=7)
+    assert (first.best_move, first.nodes, first.pv) == (again.best_move, again.nodes, again.pv)
+    assert (first.best_move, first.nodes, first.pv) == (other.best_move, other.nodes, other.pv)
+
+
+def test_multipv_lines_distinct_and_ordered() -> None:
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    result = camelpy.Engine().search(board, depth=7, multipv=4)
+    assert [line["multipv"] for line in result.lines] == [1, 2, 3, 4]
+    firsts = [line["pv"][0] for line in result.lines]
+    assert len(set(firsts)) == 4 and all(m in board.legal_moves for m in firsts)
+    scores = [line["score"].relative for line in result.lines]
+    assert scores == sorted(scores, reverse=True)
+    assert result.best_move == firsts[0] and result.score == result.lines[0]["score"]
+    assert len(camelpy.search("7k/8/8/8/8/8/8/K7 b - - 0 1", depth=3, multipv=10).lines) == 3
+
+
+def test_python_chess_play_and_analyse_in_process() -> None:
+    engine = camelpy.Engine()
+    board = chess.Board()
+    played = engine.play(board, chess.engine.Limit(time=0.05))
+    assert isinstance(played, chess.engine.PlayResult) and played.move in board.legal_moves
+    assert played.info["depth"] >= 1
+    clocked = engine.play(board, chess.engine.Limit(white_clock=1.0, black_clock=1.0, white_inc=0.01))
+    assert clocked.move in board.legal_moves and clocked.info["time"] < 0.5
+    info = engine.analyse(board, chess.engine.Limit(depth=5))
+    assert isinstance(info, dict) and info["pv"][0] in board.legal_moves
+    lines = engine.analyse(board, chess.engine.Limit(depth=5), multipv=3)
+    assert isinstance(lines, list) and [i["multipv"] for i in lines] == [1, 2, 3]
+    only = [chess.Move.from_uci("a2a3")]
+    assert engine.play(board, chess.engine.Limit(depth=3), root_moves=only).move == only[0]
+    with pytest.raises(chess.engine.EngineError):
+        engine.play(chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), chess.engine.Limit(depth=2))
+    with pytest.raises(TypeError):
+        engine.play(board, 1.0)  # type: ignore[arg-type]
+
+
+def test_engine_settings_and_bench() -> None:
+    engine = camelpy.Engine(hash_mb=8, threads=1)
+    assert repr(engine) == "Engine(hash_mb=8, threads=1)"
+    engine.hash_mb = 2
+    engine.threads = 2
+    assert (engine.hash_mb, engine.threads) == (2, 2)
+    with pytest.raises(ValueError, match="threads"):
+        engine.threads = 0
+    nodes, ms = camelpy.bench(3)
+    assert nodes == camelpy.bench(3)[0] > 0 and ms >= 0

@@ -11,6 +11,7 @@ The search runs in Rust with the GIL released; results come back as python-chess
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Any, Callable, Union, overload
 
 import chess
@@ -108,6 +109,8 @@ def _info_dict(board: chess.Board, raw: dict[str, Any]) -> chess.engine.InfoDict
     return info
 
 
+SIGNAL_POLL_S = 0.05
+"""How often (s) a search waited on from the main thread lets Python deliver Ctrl-C."""
 CLOCK_MOVES_TO_GO = 30
 """With a clock and no ``remaining_moves``, :meth:`Engine.play` plans for this many more moves."""
 CLOCK_SAFETY_MS = 30
@@ -208,17 +211,19 @@ class Engine:
             def callback(raw: dict[str, Any]) -> None:
                 report(_info_dict(board, raw))
 
-        raw = self._native.search(
-            fen,
-            stack,
-            chess960,
-            depth=depth,
-            nodes=nodes,
-            movetime_ms=ms,
-            mate=mate,
-            searchmoves=searchmoves,
-            multipv=multipv,
-            info=callback,
+        raw = self._interruptible(
+            lambda: self._native.search(
+                fen,
+                stack,
+                chess960,
+                depth=depth,
+                nodes=nodes,
+                movetime_ms=ms,
+                mate=mate,
+                searchmoves=searchmoves,
+                multipv=multipv,
+                info=callback,
+            )
         )
         details = _info_dict(board, raw)
         best = board.parse_uci(raw["best_move"]) if raw["best_move"] else None
@@ -236,6 +241,34 @@ class Engine:
             pv=pv,
             lines=[_info_dict(board, line) for line in raw["lines"]],
         )
+
+    def _interruptible(self, call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """Runs a native search so that Ctrl-C stops it: on the main thread (where Python delivers
+        signals) the search runs on a helper thread while the main thread waits in short, interruptible
+        joins; a ``KeyboardInterrupt`` stops the search, waits for it, and propagates."""
+        if threading.current_thread() is not threading.main_thread():
+            return call()
+        outcome: list[Any] = []
+
+        def run() -> None:
+            try:
+                outcome.append(call())
+            except BaseException as err:  # re-raised on the caller's thread
+                outcome.append(err)
+
+        worker = threading.Thread(target=run, name="camelpy-search", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(SIGNAL_POLL_S)
+        except KeyboardInterrupt:
+            self.stop()
+            worker.join()
+            raise
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        result: dict[str, Any] = outcome[0]
+        return result
 
     def play(
         self,

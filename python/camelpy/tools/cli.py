@@ -1,29 +1,46 @@
-"""``camelpy perft …``: the tool subcommands' argument parsing (the UCI engine is ``camelpy`` alone)."""
+"""``camelpy <tool> …``: the tool subcommands' argument parsing (the UCI engine is ``camelpy`` alone).
+
+Each tool reports bad input (a bad FEN, an engine that will not start, a malformed book or config) as
+one ``error: …`` line on stderr and exit status 2, never as a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-import camelpy
-from camelpy.tools import perft
+from camelpy.tools import epd, match, perft, tournament
 
-COMMANDS = ("perft",)
+COMMANDS = ("perft", "match", "tournament", "epd")
 """The first command-line words that select a tool rather than the UCI engine."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="camelpy", description="camelpy chess engine tools")
+    sub = parser.add_subparsers(dest="command", required=True)
+    perft.add_arguments(
+        sub.add_parser("perft", help="count the leaves of the legal move tree, or run a perft suite")
+    )
+    match.add_arguments(sub.add_parser("match", help="play two engines against each other (with SPRT)"))
+    tournament.add_arguments(
+        sub.add_parser("tournament", help="a gauntlet or round-robin from a TOML config")
+    )
+    epd.add_arguments(sub.add_parser("epd", help="run an EPD test suite (bm/am, STS c0 points)"))
+    return parser
 
 
 def main(argv: list[str]) -> int:
     """Runs the tool named by ``argv[0]`` with the rest of ``argv``; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="camelpy", description="camelpy chess engine tools")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("perft", help="count the leaves of the legal move tree")
-    p.add_argument("depth", type=int, nargs="?", default=5, help="plies (default 5)")
-    p.add_argument("--fen", default=camelpy.STARTING_FEN, help="position (default: the start position)")
-    p.add_argument("--chess960", action="store_true", help="Chess960 castling rules")
-    p.add_argument("--divide", action="store_true", help="print the count below each root move")
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
+    tools = {"perft": perft.main, "match": match.main, "tournament": tournament.main, "epd": epd.main}
     try:
-        return perft.run(args.fen, args.depth, chess960=args.chess960, divide=args.divide)
+        return tools[args.command](args)
     except BrokenPipeError:  # output piped into `head`: not an error
         sys.stderr.close()
         return 0
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

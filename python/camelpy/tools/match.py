@@ -1,0 +1,378 @@
+"""``camelpy match``: two engines, game pairs from an opening book, optional SPRT.
+
+Every opening is played twice with colours swapped; results are counted from the first engine's side
+as W/D/L and as the pentanomial of complete pairs, which feed the Elo estimate, LOS, normalized Elo
+and the GSPRT (:mod:`camelpy.tools.stats`). With an SPRT the match stops as soon as the LLR crosses a
+bound. Given an output folder, each game is saved as it finishes (JSON lines and PGN), so running the
+same command again resumes an interrupted match; the summary is printed and saved as
+``summary.txt`` and ``summary.json``.
+
+>>> from camelpy.tools.referee import GameRecord
+>>> from camelpy.tools.openings import Opening
+>>> games = [GameRecord("new", "old", Opening(), "1-0", "checkmate", "", pair=0, game=0),
+...          GameRecord("old", "new", Opening(), "1/2-1/2", "stalemate", "", pair=0, game=1)]
+>>> summary = summarize("new", "old", games)
+>>> summary.wins, summary.draws, summary.losses, summary.pentanomial
+(1, 1, 0, (0, 0, 0, 1, 0))
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from camelpy.tools import stats
+from camelpy.tools.engines import EngineConfig, parse_engine
+from camelpy.tools.openings import Opening, choose, load_openings
+from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
+from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
+
+__all__ = ["MatchResult", "run_match", "summarize"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchResult:
+    """The score of a match, from the first engine's side.
+
+    >>> MatchResult("a", "b", wins=3, draws=2, losses=1).score
+    0.6666666666666666
+    """
+
+    engine1: str
+    """First engine (the one being tested)."""
+    engine2: str
+    """Second engine (the baseline)."""
+    wins: int = 0
+    """Games the first engine won."""
+    draws: int = 0
+    """Drawn games."""
+    losses: int = 0
+    """Games the first engine lost."""
+    pentanomial: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """Complete game pairs by the first engine's pair score: 0, ½, 1, 1½, 2 points."""
+    llr: float | None = None
+    """The SPRT's log-likelihood ratio (``None`` without an SPRT)."""
+    sprt: stats.SPRT | None = None
+    """The SPRT settings."""
+    decision: str | None = None
+    """``"H1"`` (accepted: elo1), ``"H0"`` (rejected) or ``None`` (undecided)."""
+    terminations: tuple[tuple[str, int], ...] = ()
+    """How games ended: (termination code, count), most frequent first."""
+    out: str | None = None
+    """The folder holding games.jsonl, games.pgn and the summary."""
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """The first engine's mean score (0.5 before any game)."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
+
+    @property
+    def trinomial(self) -> tuple[int, int, int]:
+        """``(losses, draws, wins)``: worst to best, as the stats functions take it."""
+        return (self.losses, self.draws, self.wins)
+
+    def _results(self) -> Sequence[int]:
+        return self.pentanomial if sum(self.pentanomial) else self.trinomial
+
+    @property
+    def elo(self) -> stats.EloEstimate:
+        """Logistic Elo with a 95 % interval (from pairs when there are any)."""
+        return stats.elo_estimate(self._results())
+
+    @property
+    def nelo(self) -> stats.EloEstimate:
+        """Normalized Elo with a 95 % interval."""
+        return stats.normalized_elo(self._results())
+
+    @property
+    def los(self) -> float:
+        """Likelihood of superiority of the first engine."""
+        return stats.los(self._results())
+
+    def status_line(self) -> str:
+        """A short line for the live display."""
+        text = f"+{self.wins}={self.draws}-{self.losses}"
+        if self.games:
+            text += f" Elo {self.elo}"
+        if self.sprt is not None and self.llr is not None:
+            lower, upper = self.sprt.bounds
+            text += f" LLR {self.llr:.2f} ({lower:.2f}, {upper:.2f})"
+        return text
+
+    def summary(self) -> str:
+        """The final report, as fastchess prints it."""
+        lines = [f"Results of {self.engine1} vs {self.engine2}:"]
+        if self.games:
+            lines.append(f"Elo: {self.elo}, nElo: {self.nelo}")
+            lines.append(f"LOS: {self.los:.2%}, DrawRatio: {self.draws / self.games:.2%}")
+        lines.append(
+            f"Games: {self.games}, Wins: {self.wins}, Losses: {self.losses}, Draws: {self.draws}, "
+            f"Points: {self.wins + self.draws / 2:g} ({self.score:.2%})"
+        )
+        lines.append(f"Ptnml(0-2): {list(self.pentanomial)}")
+        if self.sprt is not None:
+            lower, upper = self.sprt.bounds
+            verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", None: "undecided"}[self.decision]
+            lines.append(
+                f"LLR: {self.llr or 0.0:.2f} ({lower:.2f}, {upper:.2f}) "
+                f"[{self.sprt.elo0:g}, {self.sprt.elo1:g}] {self.sprt.model}: {verdict}"
+            )
+        if self.terminations:
+            lines.append("Terminations: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the figures."""
+        data: dict[str, Any] = {
+            "engine1": self.engine1,
+            "engine2": self.engine2,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "pentanomial": list(self.pentanomial),
+            "terminations": dict(self.terminations),
+        }
+        if self.games:
+            for label, est in (("elo", self.elo), ("nelo", self.nelo)):
+                data[label] = {"elo": est.elo, "lower": est.lower, "upper": est.upper}
+            data["los"] = self.los
+        if self.sprt is not None:
+            data["sprt"] = dataclasses.asdict(self.sprt) | {"llr": self.llr, "decision": self.decision}
+        return data
+
+
+def summarize(
+    name1: str,
+    name2: str,
+    records: Sequence[GameRecord],
+    sprt: stats.SPRT | None = None,
+    out: str | None = None,
+) -> MatchResult:
+    """Counts *records* from *name1*'s side; pairs are matched by their ``pair`` index."""
+    wins = draws = losses = 0
+    pairs: dict[int, list[float]] = {}
+    for record in records:
+        points = record.score_for(name1)
+        wins += points == 1.0
+        draws += points == 0.5
+        losses += points == 0.0
+        pairs.setdefault(record.pair, []).append(points)
+    penta = stats.pentanomial(sum(p) for p in pairs.values() if len(p) == 2)
+    llr = decision = None
+    if sprt is not None:
+        results: Sequence[int] = penta if sum(penta) else (losses, draws, wins)
+        llr = sprt.llr(results)
+        decision = sprt.status(results)
+    ends = tuple(Counter(r.termination for r in records).most_common())
+    return MatchResult(name1, name2, wins, draws, losses, penta, llr, sprt, decision, ends, out)
+
+
+def _digest(data: object) -> str:
+    """A short fingerprint of JSON data (the resume check compares books by it)."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _unique_names(engine1: EngineConfig, engine2: EngineConfig) -> tuple[EngineConfig, EngineConfig]:
+    if engine1.name != engine2.name:
+        return engine1, engine2
+    return (
+        dataclasses.replace(engine1, name=f"{engine1.name}-1"),
+        dataclasses.replace(engine2, name=f"{engine2.name}-2"),
+    )
+
+
+def run_match(
+    engine1: EngineConfig,
+    engine2: EngineConfig,
+    *,
+    rounds: int,
+    openings: Sequence[Opening] = (),
+    order: str = "sequential",
+    seed: int = 0,
+    start: int = 1,
+    concurrency: int = 1,
+    adjudication: Adjudication = NO_ADJUDICATION,
+    sprt: stats.SPRT | None = None,
+    out: str | Path | None = None,
+    hang_timeout: float = DEFAULT_HANG_TIMEOUT,
+    quiet: bool = True,
+) -> MatchResult:
+    """Plays *rounds* game pairs between two engines and returns the score from *engine1*'s side.
+
+    With *sprt* the match stops as soon as the LLR (over complete pairs) crosses a bound. With *out*
+    every game is saved as it finishes (``games.jsonl``, ``games.pgn``) and a later call with the same
+    folder and settings resumes: games already played are not played again. A live line is shown on a
+    terminal unless *quiet*.
+
+    :raises: :exc:`ValueError` for bad settings, an engine that cannot start, or an *out* folder that
+        holds a run with other settings.
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds!r}")
+    engine1, engine2 = _unique_names(engine1, engine2)
+    chosen = choose(openings, rounds, order=order, seed=seed, start=start)
+    specs = []
+    for pair, opening in enumerate(chosen):
+        specs.append(GameSpec(pair, 0, 0, 1, opening))
+        specs.append(GameSpec(pair, 1, 1, 0, opening))
+    records: list[GameRecord] = []
+    log: GameLog | None = None
+    if out is not None:
+        settings = {
+            "engines": [engine1.to_json(), engine2.to_json()],
+            "openings": _digest([o.to_json() for o in openings]),
+            "order": [order, seed, start],
+            "adjudication": dataclasses.asdict(adjudication),
+            "sprt": dataclasses.asdict(sprt) if sprt else None,
+        }
+        log = GameLog(out, settings, f"{engine1.name} vs {engine2.name}")
+        records = log.open()
+    done = {(r.pair, r.game) for r in records}
+    result = summarize(engine1.name, engine2.name, records, sprt, str(out) if out else None)
+    todo = [] if result.decision else [s for s in specs if s.key not in done]
+    progress = Progress(len(specs), len(records), quiet=quiet)
+
+    def on_game(record: GameRecord) -> bool:
+        nonlocal result
+        records.append(record)
+        if log is not None:
+            log.append(record)
+        result = summarize(engine1.name, engine2.name, records, sprt, result.out)
+        progress.update(len(records), result.status_line())
+        return result.decision is not None
+
+    try:
+        run_schedule(
+            [engine1, engine2],
+            todo,
+            on_game,
+            concurrency=concurrency,
+            adjudication=adjudication,
+            hang_timeout=hang_timeout,
+        )
+    finally:
+        progress.close()
+        if log is not None:
+            (log.dir / "summary.txt").write_text(result.summary() + "\n", encoding="utf-8")
+            (log.dir / "summary.json").write_text(
+                json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8"
+            )
+    return result
+
+
+def _keyvalues(words: Sequence[str] | None, allowed: dict[str, type], what: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for word in words or ():
+        key, sep, text = word.partition("=")
+        if not sep or key not in allowed:
+            raise ValueError(f"bad {what} setting {word!r}: expected {', '.join(k + '=' for k in allowed)}")
+        kind = allowed[key]
+        try:
+            values[key] = text.lower() in ("1", "true", "yes", "on") if kind is bool else kind(text)
+        except ValueError:
+            raise ValueError(f"bad {what} setting {word!r}: not a {kind.__name__}") from None
+    return values
+
+
+def adjudication_from_args(
+    draw: Sequence[str] | None, resign: Sequence[str] | None, maxmoves: int | None
+) -> Adjudication:
+    """An :class:`Adjudication` from fastchess-style ``movenumber= movecount= score=`` words."""
+    d = _keyvalues(draw, {"movenumber": int, "movecount": int, "score": int}, "draw")
+    r = _keyvalues(resign, {"movecount": int, "score": int, "twosided": bool}, "resign")
+    kwargs: dict[str, Any] = {"maxmoves": maxmoves}
+    if draw is not None:
+        kwargs["draw_movenumber"] = d.get("movenumber", 40)
+        kwargs.update({f"draw_{k}": v for k, v in d.items() if k != "movenumber"})
+    if resign is not None:
+        kwargs["resign_movecount"] = r.get("movecount", 3)
+        kwargs.update({f"resign_{k}": v for k, v in r.items() if k != "movecount"})
+    return Adjudication(**kwargs)
+
+
+def add_common_arguments(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``match`` and ``tournament`` command lines."""
+    p.add_argument("--concurrency", type=int, default=None, help="games at once (default 1)")
+    p.add_argument("--out", help="folder for games.jsonl, games.pgn and the summary; rerun to resume")
+    p.add_argument("--quiet", action="store_true", help="no live progress line")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``camelpy match`` options."""
+    p.add_argument(
+        "--engine",
+        nargs="+",
+        action="append",
+        required=True,
+        metavar="WORD",
+        help="engine: a command (quoted), then name= tc=40/60+0.6 st= nodes= depth= timemargin=ms "
+        "option.Name=Value",
+    )
+    p.add_argument("--each", nargs="+", default=[], metavar="WORD", help="settings applied to both engines")
+    p.add_argument("--openings", help="EPD or PGN book (default: the start position)")
+    p.add_argument("--format", choices=["epd", "pgn"], help="book format (default: from the file name)")
+    p.add_argument("--order", choices=["sequential", "random"], default="sequential")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random opening order")
+    p.add_argument("--start", type=int, default=1, help="first opening (1-based)")
+    p.add_argument("--plies", type=int, help="cut PGN openings after this many plies")
+    p.add_argument("--rounds", type=int, default=1, help="game pairs to play (at most, with --sprt)")
+    p.add_argument(
+        "--sprt", nargs="+", metavar="K=V", help="elo0= elo1= alpha= beta= model=normalized|logistic"
+    )
+    p.add_argument(
+        "--draw", nargs="*", metavar="K=V", help="draw adjudication: movenumber= movecount= score="
+    )
+    p.add_argument(
+        "--resign", nargs="*", metavar="K=V", help="resign adjudication: movecount= score= twosided="
+    )
+    p.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
+    p.add_argument(
+        "--hang-timeout",
+        type=float,
+        default=DEFAULT_HANG_TIMEOUT,
+        help="seconds before a silent engine loses",
+    )
+    add_common_arguments(p)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Runs ``camelpy match`` from parsed arguments; prints the summary."""
+    if len(args.engine) != 2:
+        raise ValueError(f"a match needs exactly two --engine options, got {len(args.engine)}")
+    engine1, engine2 = (parse_engine(words, args.each) for words in args.engine)
+    book = load_openings(args.openings, fmt=args.format, plies=args.plies) if args.openings else []
+    sprt = None
+    if args.sprt:
+        kw = _keyvalues(
+            args.sprt, {"elo0": float, "elo1": float, "alpha": float, "beta": float, "model": str}, "sprt"
+        )
+        sprt = stats.SPRT(**kw)
+    result = run_match(
+        engine1,
+        engine2,
+        rounds=args.rounds,
+        openings=book,
+        order=args.order,
+        seed=args.seed,
+        start=args.start,
+        concurrency=args.concurrency or 1,
+        adjudication=adjudication_from_args(args.draw, args.resign, args.maxmoves),
+        sprt=sprt,
+        out=args.out,
+        hang_timeout=args.hang_timeout,
+        quiet=args.quiet,
+    )
+    print(result.summary())
+    return 0

@@ -1,0 +1,133 @@
+"""Opening books for matches: EPD positions or PGN lines, taken in file order or in a seeded random
+order. Each opening is played twice, colours swapped (a game pair), so its bias cancels out.
+
+>>> book = openings_from_lines(["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \\"e4\\";"])
+>>> book[0].name, book[0].board().fen()
+('e4', 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1')
+>>> [o.name for o in choose(book * 3, 2, order="sequential", start=2)]
+['e4', 'e4']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import random
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+__all__ = ["Opening", "choose", "load_openings", "openings_from_lines"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Opening:
+    """A start position (FEN) and book moves (UCI) played from it.
+
+    >>> Opening(chess.STARTING_FEN, ("e2e4", "e7e5")).board().move_stack
+    [Move.from_uci('e2e4'), Move.from_uci('e7e5')]
+    """
+
+    fen: str = chess.STARTING_FEN
+    """The root position."""
+    moves: tuple[str, ...] = ()
+    """Book moves from the root, in UCI."""
+    name: str = ""
+    """The EPD ``id`` or the PGN line in SAN, for the PGN's ``Opening`` header."""
+
+    def board(self) -> chess.Board:
+        """The position after the book moves, with them on the move stack."""
+        board = chess.Board(self.fen)
+        for uci in self.moves:
+            board.push_uci(uci)
+        return board
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {"fen": self.fen, "moves": list(self.moves), "name": self.name}
+
+
+def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Opening]:
+    """Openings from EPD lines (blank lines and ``#`` comments skipped).
+
+    :raises: :exc:`ValueError` quoting the first bad line.
+    """
+    book = []
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            board, ops = chess.Board.from_epd(text)
+        except ValueError as err:
+            raise ValueError(f"bad EPD at {source}:{number}: {text!r} ({err})") from None
+        if not board.is_valid():
+            raise ValueError(f"impossible position at {source}:{number}: {text!r}")
+        name = ops.get("id")
+        book.append(Opening(board.fen(), (), str(name) if name else f"{Path(source).name}:{number}"))
+    return book
+
+
+def _pgn_openings(text: str, source: str, plies: int | None) -> list[Opening]:
+    book: list[Opening] = []
+    handle = io.StringIO(text)
+    while True:
+        game = chess.pgn.read_game(handle)
+        if game is None:
+            break
+        if game.errors:
+            raise ValueError(f"bad PGN game {len(book) + 1} in {source}: {game.errors[0]}")
+        board = game.board()
+        root = board.fen()
+        moves = list(game.mainline_moves())[:plies]
+        name = board.variation_san(moves) if moves else game.headers.get("Opening", "")
+        book.append(Opening(root, tuple(m.uci() for m in moves), name))
+    return book
+
+
+def load_openings(path: str | Path, *, fmt: str | None = None, plies: int | None = None) -> list[Opening]:
+    """Reads an EPD or PGN book (*fmt* ``"epd"``/``"pgn"``, else from the file extension); *plies*
+    cuts PGN lines.
+
+    :raises: :exc:`ValueError` for an unreadable, empty or malformed book.
+    """
+    path = Path(path)
+    kind = fmt or ("pgn" if path.suffix.lower() == ".pgn" else "epd")
+    if kind not in ("epd", "pgn"):
+        raise ValueError(f"opening format must be 'epd' or 'pgn', got {kind!r}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"cannot read openings {str(path)!r}: {err.strerror}") from None
+    book = (
+        _pgn_openings(text, str(path), plies)
+        if kind == "pgn"
+        else openings_from_lines(text.splitlines(), str(path))
+    )
+    if not book:
+        raise ValueError(f"no openings in {str(path)!r}")
+    return book
+
+
+def choose(
+    book: Sequence[Opening], count: int, *, order: str = "sequential", seed: int = 0, start: int = 1
+) -> list[Opening]:
+    """The openings of *count* game pairs: in file order from the *start*-th (1-based) opening, or
+    shuffled with *seed* (``order="random"``; every opening is used once before any repeats). An
+    empty book means the start position.
+
+    :raises: :exc:`ValueError` for an unknown order or a start outside the book.
+    """
+    if not book:
+        return [Opening(name="startpos")] * count
+    if order not in ("sequential", "random"):
+        raise ValueError(f"opening order must be 'sequential' or 'random', got {order!r}")
+    if not 1 <= start <= len(book):
+        raise ValueError(f"opening start {start!r} outside the book's 1..{len(book)}")
+    indices = list(range(len(book)))
+    if order == "random":
+        random.Random(seed).shuffle(indices)
+    first = start - 1
+    return [book[indices[(first + i) % len(indices)]] for i in range(count)]

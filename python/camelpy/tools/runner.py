@@ -1,0 +1,240 @@
+"""Plays a schedule of games between UCI engines, several at once, with results saved as they come:
+one JSON line per game (``games.jsonl``, whose first line records the run's settings) and the PGN
+(``games.pgn``, rebuilt from the JSON lines on a resume, so it never holds a half-written game).
+Shared by ``camelpy match`` and ``camelpy tournament``.
+
+>>> spec = GameSpec(pair=0, game=1, white=1, black=0, opening=Opening())
+>>> spec.round_label
+'1.2'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from camelpy.tools.engines import EngineConfig, UciPlayer
+from camelpy.tools.openings import Opening
+from camelpy.tools.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game
+
+__all__ = ["GameLog", "GameSpec", "Progress", "run_schedule"]
+
+JSONL_VERSION = 1
+"""Format version written in the header line of ``games.jsonl``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """One scheduled game: engine indices for White and Black, the opening, and its place."""
+
+    pair: int
+    """Game pair index (one opening, colours swapped)."""
+    game: int
+    """0 or 1 within the pair."""
+    white: int
+    """Index of White's engine."""
+    black: int
+    """Index of Black's engine."""
+    opening: Opening
+    """The opening."""
+    round_prefix: str = ""
+    """Prefix of the PGN round (the tournament round)."""
+
+    @property
+    def round_label(self) -> str:
+        """PGN round: ``[<round>.]<pair + 1>.<game + 1>``."""
+        return f"{self.round_prefix}{self.pair + 1}.{self.game + 1}"
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """(pair, game): the identity used to skip games already played on a resume."""
+        return (self.pair, self.game)
+
+
+class GameLog:
+    """``games.jsonl`` + ``games.pgn`` in *out_dir*; :meth:`open` checks a previous run's settings
+    and returns its games (a resume), or starts the files afresh."""
+
+    def __init__(self, out_dir: str | Path, settings: dict[str, Any], event: str) -> None:
+        self.dir = Path(out_dir)
+        self.settings = settings
+        self.event = event
+        self.jsonl = self.dir / "games.jsonl"
+        self.pgn = self.dir / "games.pgn"
+
+    def open(self) -> list[GameRecord]:
+        """Previous games of the same run (empty for a new run).
+
+        :raises: :exc:`ValueError` when the folder holds a run with other settings.
+        """
+        self.dir.mkdir(parents=True, exist_ok=True)
+        records: list[GameRecord] = []
+        if self.jsonl.exists() and self.jsonl.stat().st_size > 0:
+            lines = self.jsonl.read_text(encoding="utf-8").splitlines()
+            try:
+                header = json.loads(lines[0])
+            except json.JSONDecodeError:
+                raise ValueError(f"{str(self.jsonl)!r} does not start with a camelpy header line") from None
+            if header.get("settings") != json.loads(json.dumps(self.settings)):
+                raise ValueError(
+                    f"{str(self.jsonl)!r} holds a run with other settings; use another --out folder "
+                    f"(theirs: {json.dumps(header.get('settings'))})"
+                )
+            for line in lines[1:]:
+                try:
+                    records.append(GameRecord.from_json(json.loads(line)))
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    continue  # a line cut short by an interruption: that game is played again
+            kept = "\n".join([lines[0], *(json.dumps(r.to_json()) for r in records)]) + "\n"
+            self.jsonl.write_text(kept, encoding="utf-8")
+        else:
+            header = {"camelpy": JSONL_VERSION, "event": self.event, "settings": self.settings}
+            self.jsonl.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        with self.pgn.open("w", encoding="utf-8") as f:
+            for record in records:
+                f.write(record.to_pgn(event=self.event) + "\n\n")
+        return records
+
+    def append(self, record: GameRecord) -> None:
+        """Saves one finished game (JSON line first: it is the source of truth)."""
+        with self.jsonl.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record.to_json()) + "\n")
+        with self.pgn.open("a", encoding="utf-8") as f:
+            f.write(record.to_pgn(event=self.event) + "\n\n")
+
+
+class Progress:
+    """A one-line live display on a terminal (tqdm when installed, else a plain ``\\r`` line); silent
+    when *quiet* or when stderr is not a terminal."""
+
+    def __init__(self, total: int, done: int = 0, *, quiet: bool = False, label: str = "games") -> None:
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.total, self.done = total, done
+        self.bar: Any = None
+        if self.enabled:
+            try:  # optional: pip install 'camelpy[tools]'
+                tqdm: Any = importlib.import_module("tqdm").tqdm
+            except ImportError:
+                tqdm = None
+            if tqdm is not None:
+                self.bar = tqdm(
+                    total=total, initial=done, unit=" games", desc=label, leave=False, file=sys.stderr
+                )
+
+    def update(self, done: int, text: str) -> None:
+        """Shows *done* of the total with a status text."""
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.update(done - self.bar.n)
+            self.bar.set_postfix_str(text, refresh=True)
+        else:
+            sys.stderr.write(f"\r{done}/{self.total} {text}\x1b[K")
+            sys.stderr.flush()
+        self.done = done
+
+    def close(self) -> None:
+        """Removes the line."""
+        if self.bar is not None:
+            self.bar.close()
+        elif self.enabled:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+async def _worker(
+    configs: Sequence[EngineConfig],
+    queue: asyncio.Queue[GameSpec],
+    adjudication: Adjudication,
+    hang_timeout: float,
+    on_game: Callable[[GameRecord], bool],
+    stop: asyncio.Event,
+) -> None:
+    cache: dict[int, UciPlayer] = {}
+    try:
+        while not stop.is_set():
+            try:
+                spec = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            for index in list(cache):
+                if index not in (spec.white, spec.black):
+                    await cache.pop(index).quit()
+            for index in (spec.white, spec.black):
+                if index not in cache:
+                    cache[index] = UciPlayer(configs[index])
+                if not cache[index].running:
+                    await cache[index].start()
+            record, broken = await play_game(
+                cache[spec.white],
+                cache[spec.black],
+                spec.opening,
+                adjudication,
+                hang_timeout=hang_timeout,
+                round_label=spec.round_label,
+                pair=spec.pair,
+                game_index=spec.game,
+            )
+            for player in broken:
+                await player.restart()
+            if stop.is_set():
+                return
+            if on_game(record):
+                stop.set()
+    finally:
+        for player in cache.values():
+            await player.quit()
+
+
+def run_schedule(
+    configs: Sequence[EngineConfig],
+    specs: Sequence[GameSpec],
+    on_game: Callable[[GameRecord], bool],
+    *,
+    concurrency: int = 1,
+    adjudication: Adjudication = NO_ADJUDICATION,
+    hang_timeout: float = 60.0,
+) -> None:
+    """Plays *specs* with up to *concurrency* games at once; *on_game* gets each finished game in the
+    order they finish and returns ``True`` to stop the run (games still running are abandoned).
+
+    :raises: :exc:`camelpy.tools.engines.EngineStartError` when an engine cannot be started.
+    """
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
+
+    async def main() -> None:
+        queue: asyncio.Queue[GameSpec] = asyncio.Queue()
+        for spec in specs:
+            queue.put_nowait(spec)
+        stop = asyncio.Event()
+        tasks = [
+            asyncio.ensure_future(_worker(configs, queue, adjudication, hang_timeout, on_game, stop))
+            for _ in range(min(concurrency, max(len(specs), 1)))
+        ]
+        try:
+            while tasks:
+                stopper: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
+                done, _ = await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
+                stopper.cancel()
+                for task in tasks[:]:
+                    if task in done:
+                        tasks.remove(task)
+                        task.result()  # re-raise an engine start failure
+                if stop.is_set():
+                    break
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    asyncio.run(main())

@@ -1,0 +1,308 @@
+"""``camelpy tournament config.toml``: a gauntlet or round-robin between several UCI engines, PGN out,
+and a rating table by maximum likelihood (:mod:`camelpy.tools.ratings`).
+
+The config (TOML)::
+
+    format = "round-robin"        # or "gauntlet": the first `gauntlet` players (default 1) meet all others
+    rounds = 2                    # game pairs per pairing (an opening played with colours swapped)
+    concurrency = 2
+    anchor = "stockfish"          # default: the first player; rated at anchor_elo (default 0)
+    anchor_elo = 0
+    out = "tournament-out"        # optional: games.jsonl, games.pgn, ratings.txt; rerun to resume
+
+    [openings]                    # optional: file, format (epd|pgn), order (sequential|random), seed, plies
+    file = "suites/bratko_kopec.epd"
+
+    [adjudication]                # optional
+    maxmoves = 200
+    draw = { movenumber = 40, movecount = 8, score = 10 }
+    resign = { movecount = 3, score = 600 }
+
+    [each]                        # defaults for every player
+    tc = "10+0.1"
+
+    [[players]]                   # cmd, name, tc / st / nodes / depth, timemargin, options, family
+    name = "sf"
+    cmd = "/usr/games/stockfish"
+    options = { Hash = 16 }
+
+Players of the same ``family`` (versions of one engine, say) are never paired with each other.
+
+>>> config = parse_config('''
+... [[players]]
+... name = "a"
+... cmd = "engine-a"
+... nodes = 100
+... [[players]]
+... name = "b"
+... cmd = "engine-b"
+... nodes = 100
+... ''')
+>>> [(config.players[s.white].name, config.players[s.black].name) for s in schedule(config)]
+[('a', 'b'), ('b', 'a')]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from camelpy.tools.engines import EngineConfig, engine_from_mapping
+from camelpy.tools.match import _digest, adjudication_from_args
+from camelpy.tools.openings import Opening, choose, load_openings
+from camelpy.tools.ratings import RatingTable, fit_ratings
+from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, Adjudication, GameRecord
+from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python < 3.11
+    import tomli as tomllib
+
+__all__ = ["TournamentConfig", "TournamentResult", "parse_config", "run_tournament", "schedule"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentConfig:
+    """A parsed tournament config."""
+
+    players: tuple[EngineConfig, ...]
+    """The engines."""
+    families: tuple[str, ...] = ()
+    """Each player's family ('' for none); same-family players are not paired."""
+    format: str = "round-robin"
+    """``round-robin`` or ``gauntlet``."""
+    gauntlet: int = 1
+    """How many leading players run the gauntlet."""
+    rounds: int = 1
+    """Game pairs per pairing."""
+    concurrency: int = 1
+    """Games at once."""
+    openings: tuple[Opening, ...] = ()
+    """The book (empty: the start position)."""
+    order: str = "sequential"
+    """Opening order."""
+    seed: int = 0
+    """Seed of a random opening order."""
+    adjudication: Adjudication = Adjudication()
+    """Adjudication rules."""
+    anchor: str = ""
+    """The player whose rating is fixed."""
+    anchor_elo: float = 0.0
+    """The anchor's Elo."""
+    out: str | None = None
+    """Output folder."""
+    hang_timeout: float = DEFAULT_HANG_TIMEOUT
+    """Seconds before a silent engine loses (node and depth limits)."""
+
+
+_TOP_KEYS = {
+    "event",
+    "format",
+    "gauntlet",
+    "rounds",
+    "concurrency",
+    "anchor",
+    "anchor_elo",
+    "out",
+    "hang_timeout",
+    "openings",
+    "adjudication",
+    "each",
+    "players",
+}
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ValueError(f"[{key}] must be a table, got {value!r}")
+    return value
+
+
+def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
+    """Parses TOML config text; relative file paths are taken from *base_dir*.
+
+    :raises: :exc:`ValueError` quoting the bad key or value.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"bad TOML: {err}") from None
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise ValueError(f"unknown config keys: {sorted(unknown)!r}")
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list) or len(raw_players) < 2:
+        raise ValueError("the config needs at least two [[players]]")
+    each = dict(_table(data, "each"))
+    players, families = [], []
+    for number, raw in enumerate(raw_players, start=1):
+        if not isinstance(raw, Mapping):
+            raise ValueError(f"player {number} must be a table, got {raw!r}")
+        merged = {**each, **raw}
+        if "options" in each and "options" in raw:
+            merged["options"] = {**each["options"], **raw["options"]}
+        try:
+            players.append(engine_from_mapping(merged))
+        except ValueError as err:
+            raise ValueError(f"player {number}: {err}") from None
+        families.append(str(raw.get("family", "")))
+    names = [p.name for p in players]
+    if len(set(names)) != len(names):
+        raise ValueError(f"player names must be unique, got {names!r}")
+    fmt = str(data.get("format", "round-robin"))
+    if fmt not in ("round-robin", "gauntlet"):
+        raise ValueError(f"format must be 'round-robin' or 'gauntlet', got {fmt!r}")
+    book: list[Opening] = []
+    op = _table(data, "openings")
+    if "file" in op:
+        book = load_openings(Path(base_dir) / str(op["file"]), fmt=op.get("format"), plies=op.get("plies"))
+    adj = _table(data, "adjudication")
+
+    def words(key: str) -> list[str] | None:
+        table = adj.get(key)
+        if table is None:
+            return None
+        if not isinstance(table, Mapping):
+            raise ValueError(f"adjudication.{key} must be a table, got {table!r}")
+        return [f"{k}={v}" for k, v in table.items()]
+
+    adjudication = adjudication_from_args(words("draw"), words("resign"), adj.get("maxmoves"))
+    anchor = str(data.get("anchor", names[0]))
+    if anchor not in names:
+        raise ValueError(f"anchor {anchor!r} is not a player ({', '.join(names)})")
+    out = data.get("out")
+    return TournamentConfig(
+        players=tuple(players),
+        families=tuple(families),
+        format=fmt,
+        gauntlet=int(data.get("gauntlet", 1)),
+        rounds=int(data.get("rounds", 1)),
+        concurrency=int(data.get("concurrency", 1)),
+        openings=tuple(book),
+        order=str(op.get("order", "sequential")),
+        seed=int(op.get("seed", 0)),
+        adjudication=adjudication,
+        anchor=anchor,
+        anchor_elo=float(data.get("anchor_elo", 0.0)),
+        out=str(Path(base_dir) / str(out)) if out else None,
+        hang_timeout=float(data.get("hang_timeout", DEFAULT_HANG_TIMEOUT)),
+    )
+
+
+def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
+    """The (i, j) pairings the format asks for, same-family pairings left out."""
+    n = len(config.players)
+    if config.format == "gauntlet":
+        seeds = range(min(max(config.gauntlet, 1), n - 1))
+        found = [(i, j) for i in seeds for j in range(n) if j not in seeds]
+    else:
+        found = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    families = config.families or ("",) * n
+    return [(i, j) for i, j in found if not families[i] or families[i] != families[j]]
+
+
+def schedule(config: TournamentConfig) -> list[GameSpec]:
+    """Every game: for each round, each pairing plays one opening twice with colours swapped."""
+    plan = pairings(config)
+    chosen = choose(config.openings, config.rounds * len(plan), order=config.order, seed=config.seed)
+    specs = []
+    for r in range(config.rounds):
+        for k, (i, j) in enumerate(plan):
+            pair = r * len(plan) + k
+            specs.append(GameSpec(pair, 0, i, j, chosen[pair], f"{r + 1}."))
+            specs.append(GameSpec(pair, 1, j, i, chosen[pair], f"{r + 1}."))
+    return specs
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentResult:
+    """The games and the rating table."""
+
+    games: tuple[GameRecord, ...]
+    """Every game played (including earlier runs of a resumed tournament)."""
+    table: RatingTable
+    """Ratings, strongest first."""
+
+
+def run_tournament(config: TournamentConfig, *, quiet: bool = True) -> TournamentResult:
+    """Plays the tournament (resuming from ``config.out`` when it holds the same one) and rates it.
+
+    :raises: :exc:`ValueError` for an engine that cannot start or an output folder of another run.
+    """
+    specs = schedule(config)
+    log = None
+    records: list[GameRecord] = []
+    if config.out:
+        settings = {
+            "players": [p.to_json() for p in config.players],
+            "families": list(config.families),
+            "format": config.format,
+            "gauntlet": config.gauntlet,
+            "openings": _digest([o.to_json() for o in config.openings]),
+            "order": config.order,
+            "seed": config.seed,
+            "adjudication": dataclasses.asdict(config.adjudication),
+        }
+        log = GameLog(config.out, settings, "camelpy tournament")
+        records = log.open()
+    done = {(r.pair, r.game) for r in records}
+    progress = Progress(len(specs), len(records), quiet=quiet)
+
+    def on_game(record: GameRecord) -> bool:
+        records.append(record)
+        if log is not None:
+            log.append(record)
+        progress.update(len(records), f"{record.white} {record.result} {record.black}")
+        return False
+
+    try:
+        run_schedule(
+            config.players,
+            [s for s in specs if s.key not in done],
+            on_game,
+            concurrency=config.concurrency,
+            adjudication=config.adjudication,
+            hang_timeout=config.hang_timeout,
+        )
+    finally:
+        progress.close()
+    table = fit_ratings(
+        ((r.white, r.black, r.score_for(r.white)) for r in records if r.result != "*"),
+        config.anchor,
+        config.anchor_elo,
+    )
+    if log is not None:
+        (log.dir / "ratings.txt").write_text(str(table) + "\n", encoding="utf-8")
+    return TournamentResult(tuple(records), table)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``camelpy tournament`` options."""
+    p.add_argument("config", help="TOML file: players, openings, rounds, concurrency, adjudication")
+    p.add_argument("--concurrency", type=int, help="override the config's concurrency")
+    p.add_argument("--out", help="override the config's output folder")
+    p.add_argument("--quiet", action="store_true", help="no live progress line")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Runs ``camelpy tournament`` from parsed arguments; prints the rating table."""
+    path = Path(args.config)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"cannot read config {str(path)!r}: {err.strerror}") from None
+    config = parse_config(text, path.parent)
+    if args.concurrency:
+        config = dataclasses.replace(config, concurrency=args.concurrency)
+    if args.out:
+        config = dataclasses.replace(config, out=args.out)
+    result = run_tournament(config, quiet=args.quiet)
+    print(f"Games: {len(result.games)}")
+    print(result.table)
+    return 0

@@ -1,0 +1,255 @@
+"""camelpy match: game pairs, PGN, the referee (with a misbehaving fake engine), resume, SPRT stop."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+from camelpy.tools import stats
+from camelpy.tools.engines import EngineStartError, TimeControl, parse_engine
+from camelpy.tools.match import run_match
+from camelpy.tools.openings import load_openings
+from camelpy.tools.referee import Adjudication, MoveRecord, _adjudicate
+
+DATA = Path(__file__).resolve().parent / "data"
+FAKE = f"{sys.executable} {DATA / 'tools' / 'fake_engine.py'}"
+COMMENT = re.compile(r"^(book|[+-](\d+\.\d\d|M\d+)/\d+ \d+\.\d{3}s)$")
+SHORT = Adjudication(maxmoves=40)  # keeps random-move games short
+
+
+def fake(mode: str = "random", *words: str) -> list[str]:
+    return [f"{FAKE} {mode}", *words]
+
+
+def read_pgn(path: Path) -> list[chess.pgn.Game]:
+    games = []
+    with path.open(encoding="utf-8") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            games.append(game)
+    return games
+
+
+def test_short_match_writes_valid_pgn(tmp_path: Path) -> None:
+    book = load_openings(DATA / "balanced.epd")[:2]
+    a = parse_engine(fake("random", "name=a", "tc=10+0.1"))
+    b = parse_engine(fake("first", "name=b", "nodes=1"))
+    result = run_match(a, b, rounds=2, openings=book, concurrency=2, adjudication=SHORT, out=tmp_path)
+    assert result.games == 4 and sum(result.pentanomial) == 2
+    games = read_pgn(tmp_path / "games.pgn")
+    assert len(games) == 4
+    by_round = {g.headers["Round"]: g for g in games}
+    assert sorted(by_round) == ["1.1", "1.2", "2.1", "2.2"]
+    for pair in ("1", "2"):
+        first, second = by_round[f"{pair}.1"], by_round[f"{pair}.2"]
+        assert first.headers["FEN"] == second.headers["FEN"]  # one opening, colours swapped
+        assert (first.headers["White"], second.headers["White"]) == ("a", "b")
+        assert first.headers["Opening"].startswith("8moves_v3.")
+    for game in games:
+        assert not game.errors
+        assert game.headers["Result"] in ("1-0", "0-1", "1/2-1/2")
+        assert game.headers["Termination"] in ("normal", "adjudication")
+        board = game.board()
+        nodes = list(game.mainline())
+        for node in nodes:
+            assert node.move in board.legal_moves
+            board.push(node.move)
+        for node in nodes[:-1]:
+            assert COMMENT.match(node.comment), node.comment
+        last, _, reason = nodes[-1].comment.partition(", ")
+        assert COMMENT.match(last) and reason  # the reason the game ended
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 5 and json.loads(lines[0])["settings"]["engines"][0]["name"] == "a"
+    assert "Games: 4" in (tmp_path / "summary.txt").read_text()
+    assert json.loads((tmp_path / "summary.json").read_text())["games"] == 4
+
+
+def test_pgn_openings_are_played_as_book_moves(tmp_path: Path) -> None:
+    book = load_openings(DATA / "tools" / "openings.pgn")
+    assert [o.moves for o in book] == [
+        ("e2e4", "e7e5", "g1f3", "b8c6"),
+        ("d2d4", "d7d5", "c2c4", "e7e6", "b1c3"),
+    ]
+    a, b = parse_engine(fake("random", "nodes=1")), parse_engine(fake("random", "nodes=1"))
+    result = run_match(a, b, rounds=2, openings=book, adjudication=Adjudication(maxmoves=8), out=tmp_path)
+    program = os.path.basename(sys.executable)  # "python" in a venv, "python3.11" elsewhere
+    assert (result.engine1, result.engine2) == (f"{program}-1", f"{program}-2")  # made unique
+    games = read_pgn(tmp_path / "games.pgn")
+    assert "FEN" not in games[0].headers
+    moves = [n for n in games[0].mainline()]
+    assert [n.comment for n in moves[:4]] == ["book"] * 4 and moves[4].comment != "book"
+
+
+@pytest.mark.parametrize(
+    ("mode", "limit", "termination", "pgn_termination"),
+    [
+        ("illegal", "nodes=1", "illegal move", "rules infraction"),
+        ("crash", "nodes=1", "crash", "abandoned"),
+        ("hang", "nodes=1", "hang", "stalled connection"),
+        ("nobestmove", "nodes=1", "no bestmove", "rules infraction"),
+        ("slow", "tc=0.3+0.01", "time forfeit", "time forfeit"),
+    ],
+)
+def test_referee_ends_the_game_and_restarts_the_engine(
+    tmp_path, mode, limit, termination, pgn_termination
+) -> None:
+    bad = parse_engine(fake(mode, "name=bad", limit, "timemargin=50"))
+    good = parse_engine(fake("random", "name=good", "nodes=1"))
+    result = run_match(bad, good, rounds=2, adjudication=SHORT, hang_timeout=0.5, out=tmp_path)
+    assert (result.games, result.losses) == (4, 4), result.summary()  # the match went on
+    assert result.terminations == ((termination, 4),)
+    games = read_pgn(tmp_path / "games.pgn")
+    for game in games:
+        assert game.headers["Termination"] == pgn_termination
+        # The bad engine misbehaves on its 3rd search of a process: two good moves in every game
+        # prove it was restarted after each failure.
+        bad_moves = len(list(game.mainline())) // 2 if game.headers["White"] == "good" else None
+        assert bad_moves is None or bad_moves >= 2
+        assert len(list(game.mainline())) >= 4
+        last = list(game.mainline())[-1].comment if list(game.mainline()) else game.comment
+        assert "bad" not in last and ("White" in last or "Black" in last)
+
+
+def test_resume_plays_only_missing_games(tmp_path: Path) -> None:
+    a, b = parse_engine(fake("random", "name=a", "nodes=1")), parse_engine(fake("first", "name=b", "nodes=1"))
+    run_match(a, b, rounds=2, adjudication=SHORT, out=tmp_path)
+    jsonl = tmp_path / "games.jsonl"
+    lines = jsonl.read_text().splitlines()
+    # An interruption: one finished game lost, one line half written.
+    jsonl.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])
+    resumed = run_match(a, b, rounds=3, adjudication=SHORT, out=tmp_path)
+    assert resumed.games == 6
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()[1:]]
+    assert sorted((r["pair"], r["game"]) for r in records) == [(p, g) for p in range(3) for g in range(2)]
+    assert len(read_pgn(tmp_path / "games.pgn")) == 6
+    with pytest.raises(ValueError, match="other settings"):
+        run_match(a, parse_engine(fake("first", "name=b", "nodes=2")), rounds=3, out=tmp_path)
+
+
+def test_sprt_stops_as_soon_as_a_bound_is_crossed() -> None:
+    strong = parse_engine(fake("random", "name=strong", "nodes=1"))
+    weak = parse_engine(fake("illegal", "name=weak", "nodes=1", "timemargin=50"))
+    # Decided by 10 pairs of wins in fishtest's normalized model with these bounds.
+    sprt = stats.SPRT(elo0=0, elo1=100)
+    result = run_match(strong, weak, rounds=50, sprt=sprt, adjudication=SHORT, concurrency=2)
+    assert result.decision == "H1"
+    pairs = sum(result.pentanomial)
+    assert result.pentanomial == (0, 0, 0, 0, pairs)
+    assert sprt.status((0, 0, 0, 0, pairs - 1)) is None  # one pair fewer would not have decided
+    assert result.llr is not None and result.llr >= sprt.bounds[1]
+
+
+def test_adjudication_rules() -> None:
+    board = chess.Board()
+    rules = Adjudication(
+        resign_movecount=2, resign_score=500, draw_movenumber=1, draw_movecount=2, maxmoves=3
+    )
+
+    def moves(*cps: int | None) -> list[MoveRecord]:
+        return [MoveRecord("e2e4", cp=cp) for cp in cps]
+
+    # White to move, so Black moved last: Black's last two scores are <= -500.
+    assert _adjudicate(board, moves(0, -600, 100, -700), rules) == ("1-0", "Black resigns (adjudication)")
+    assert _adjudicate(board, moves(0, -600, 100, -400), rules) is None
+    assert _adjudicate(board, moves(5, -5, 0, 10), rules) == (
+        "1/2-1/2",
+        "draw by adjudication: scores near zero",
+    )
+    assert _adjudicate(board, moves(5, None, 0, 10), rules) is None  # a missing score breaks the run
+    assert _adjudicate(board, moves(*[100] * 6), rules) == ("1/2-1/2", "draw by adjudication: max moves")
+    twosided = Adjudication(resign_movecount=1, resign_score=500, resign_twosided=True)
+    assert _adjudicate(board, moves(0, -600), twosided) is None
+    assert _adjudicate(board, moves(600, -600), twosided) == ("1-0", "Black resigns (adjudication)")
+
+
+def test_engine_words_and_time_controls() -> None:
+    config = parse_engine(["cmd=stockfish -x", "name=sf", "option.Skill Level=3", "st=0.5", "timemargin=20"])
+    assert config.command == ("stockfish", "-x") and config.options == (("Skill Level", "3"),)
+    assert (config.st, config.timemargin_ms, config.describe()) == (0.5, 20, "st=0.5")
+    assert TimeControl.parse("40/60+0.6") == TimeControl(60.0, 0.6, 40)
+    assert TimeControl.parse("2:30") == TimeControl(150.0)
+    for words, needle in [
+        (["sf", "tc=fast"], "'fast'"),
+        (["sf", "speed=3"], "speed=3"),
+        (["sf"], "no limit"),
+        (["sf", "nodes=-5"], "positive"),
+    ]:
+        with pytest.raises(ValueError, match=needle):
+            parse_engine(words)
+
+
+def test_engine_that_cannot_start_is_a_clear_error() -> None:
+    missing = parse_engine(["/nonexistent/engine", "nodes=1"])
+    with pytest.raises(EngineStartError, match="/nonexistent/engine"):
+        run_match(missing, parse_engine(fake("random", "nodes=1")), rounds=1)
+
+
+def test_match_command_line(tmp_path: Path) -> None:
+    args = ["--engine", f"{FAKE} random", "name=x", "--engine", f"{FAKE} first", "name=y"]
+    args += ["--each", "nodes=1", "--rounds", "1", "--maxmoves", "20", "--out", str(tmp_path), "--quiet"]
+    args += ["--sprt", "elo0=0", "elo1=5", "--resign", "movecount=3", "score=900", "--draw"]
+    done = subprocess.run(
+        [sys.executable, "-m", "camelpy", "match", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Results of x vs y" in done.stdout and "Ptnml(0-2)" in done.stdout and "LLR" in done.stdout
+    assert done.stderr == ""
+    bad = subprocess.run(
+        [sys.executable, "-m", "camelpy", "match", "--engine", "x", "tc=soon", "--engine", "y", "nodes=1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "error: bad engine setting 'tc=soon'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.skipif(
+    not shutil.which("stockfish", path="/usr/games:/usr/bin"), reason="stockfish not installed"
+)
+def test_stockfish_pair_at_depth_one(tmp_path: Path) -> None:
+    sf = shutil.which("stockfish", path="/usr/games:/usr/bin")
+    words = [str(sf), "depth=1", "option.Hash=16", "option.Threads=1"]
+    result = run_match(parse_engine(words), parse_engine(words), rounds=1, out=tmp_path, adjudication=SHORT)
+    assert result.games == 2
+    game = chess.pgn.read_game(io.StringIO((tmp_path / "games.pgn").read_text()))
+    assert game is not None and COMMENT.match(game.next().comment)  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("camelpy.uci") is None,
+    reason="camelpy's UCI engine (camelpy.uci) is not on this branch",
+)
+def test_camelpy_vs_camelpy_four_games_at_a_node_limit(tmp_path: Path) -> None:
+    engine = parse_engine([f"{sys.executable} -m camelpy", "nodes=2000", "option.Hash=8"])
+    result = run_match(engine, engine, rounds=2, adjudication=Adjudication(maxmoves=60), out=tmp_path)
+    assert result.games == 4
+    assert all(
+        code
+        in (
+            "adjudication",
+            "checkmate",
+            "stalemate",
+            "threefold repetition",
+            "fifty moves",
+            "insufficient material",
+        )
+        for code, _ in result.terminations
+    ), result.terminations
+    games = read_pgn(tmp_path / "games.pgn")
+    assert len(games) == 4
+    for game in games:
+        assert not game.errors and game.headers["Result"] in ("1-0", "0-1", "1/2-1/2")
+        board = game.board()
+        for node in game.mainline():
+            assert node.move in board.legal_moves
+            board.push(node.move)
