@@ -12,7 +12,7 @@ import camelpy
 import camelpy._core
 import pytest
 
-MODULES = ["camelpy", "camelpy.errors", "camelpy.engine", "camelpy.__main__"]
+MODULES = ["camelpy", "camelpy.errors", "camelpy.engine", "camelpy.batch", "camelpy.__main__"]
 
 
 def _native_docstrings() -> list[tuple[str, str]]:

@@ -1,5 +1,5 @@
 # Stubs for the native module camelpy._core (checked by tests/test_stubs.py with mypy.stubtest).
-from typing import Any, Literal, final
+from typing import Any, Callable, Literal, final
 
 import chess
 
@@ -7,6 +7,7 @@ __version__: str
 build_profile: Literal["release", "debug"]
 slider_lookup: Literal["pext", "magic"]
 STARTING_FEN: str
+BENCH_FENS: list[str]
 
 @final
 class Position:
@@ -82,3 +83,15 @@ class Engine:
     def set_param(self, name: str, value: int) -> None: ...
 
 def bench(depth: int | None = None) -> tuple[int, int]: ...
+def analyse_many(
+    items: list[tuple[str, list[str], bool]],
+    *,
+    depth: int | None = None,
+    nodes: int | None = None,
+    movetime_ms: int | None = None,
+    mate: int | None = None,
+    threads: int | None = None,
+    hash_mb: int = ...,
+    params: list[tuple[str, int]] | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> list[dict[str, Any] | Exception]: ...

@@ -392,6 +392,35 @@ class Engine:
         _, fen, stack, chess960 = _root(board_or_fen)
         return str(self._native.eval_trace(fen, stack, chess960))
 
+    def analyse_many(
+        self,
+        boards_or_fens: list[BoardOrFen],
+        limit: chess.engine.Limit,
+        *,
+        threads: int | None = None,
+        progress: bool | Callable[[int, int], object] = False,
+    ) -> list[SearchResult | Exception]:
+        """Searches many positions independently, *threads* at a time (default: one per CPU), with
+        this engine's evaluation weights, and returns one :class:`SearchResult` per item in input
+        order; a bad FEN or board gives its exception in its place instead of aborting the batch.
+        (Any iterable of items works.) *progress* is ``True`` for a tqdm bar or a ``(done, total)``
+        callable. Each worker uses its own small table, cleared per position, so depth and node limits
+        give deterministic results; see :mod:`camelpy.batch`.
+
+        >>> import chess.engine, camelpy
+        >>> fens = ["8/8/8", camelpy.STARTING_FEN]
+        >>> results = camelpy.Engine().analyse_many(fens, chess.engine.Limit(nodes=500))
+        >>> type(results[0]).__name__, results[1].best_move is not None
+        ('InvalidFenError', True)
+
+        :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, or a thread count
+            outside 1 … 256.
+        """
+        from camelpy.batch import analyse_many
+
+        params = [(name, value) for name, value, _, _ in self._native.params()]
+        return analyse_many(boards_or_fens, limit, threads=threads, progress=progress, params=params)
+
 
 def bench(depth: int | None = None) -> tuple[int, int]:
     """Runs the fixed benchmark (44 positions, one thread, 16 MB, fresh tables per position) and returns

@@ -119,7 +119,7 @@ class Progress:
         self.total, self.done = total, done
         self.bar: Any = None
         if self.enabled:
-            try:  # optional: pip install 'camelpy[tools]'
+            try:  # optional: pip install 'camelpy[progress]'
                 tqdm: Any = importlib.import_module("tqdm").tqdm
             except ImportError:
                 tqdm = None

@@ -11,6 +11,7 @@ pub mod movegen;
 pub mod perft;
 pub mod rules;
 pub mod search;
+pub mod threads;
 pub mod tt;
 pub mod types;
 

@@ -18,11 +18,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Which slider lookup this build uses: "pext" (BMI2 target) or "magic".
     m.add("slider_lookup", if camelpy_core::movegen::attacks::USES_PEXT { "pext" } else { "magic" })?;
     m.add("STARTING_FEN", camelpy_core::STARTING_FEN)?;
+    // The bench positions, for Python benchmarks that time the search on the same list.
+    m.add("BENCH_FENS", camelpy_core::bench::BENCH_FENS.to_vec())?;
     m.add_class::<board::PyPosition>()?;
     m.add_class::<search::PyEngine>()?;
     m.add_function(wrap_pyfunction!(board::_restore_position, m)?)?;
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
+    m.add_function(wrap_pyfunction!(search::analyse_many, m)?)?;
     Ok(())
 }

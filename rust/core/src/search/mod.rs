@@ -3,7 +3,8 @@
 //! numbered steps. Several lines (MultiPV) are found by setting aside the root moves of the better ones.
 //!
 //! Parts: [`params`] (every tunable), [`limits`] (what bounds a search), [`info`] (what it reports),
-//! [`movepick`] (staged move ordering), [`history`] (what ordering learns from).
+//! [`movepick`] (staged move ordering), [`history`] (what ordering learns from). Several threads
+//! searching one position together (LazySMP) are run by [`crate::threads`].
 
 pub mod history;
 pub mod info;
@@ -27,6 +28,7 @@ use crate::{
     board::SEE_VALUES,
     eval::{evaluate, EvalParams},
     movegen::MoveList,
+    threads::NodeCounter,
     tt::{Bound, TTData, TranspositionTable},
     types::{
         is_mate, mate_in, mated_in, Move, MoveKind, PieceType, Score, Value, MAX_PLY, VALUE_DRAW,
@@ -35,12 +37,34 @@ use crate::{
     Position,
 };
 
-/// What one searcher keeps between searches: move-ordering tables and the LMR table.
+/// What one searcher keeps between searches: move-ordering tables and the LMR table. Each search
+/// thread owns one (see [`crate::threads`]).
+#[derive(Clone)]
 pub struct SearchState {
     history: ButterflyHistory,
     killers: Killers,
     counters: CounterMoves,
     lmr: Box<[[i32; 64]; 64]>,
+}
+
+/// How a searcher takes part in a multi-threaded search ([`crate::threads`]); absent for a plain
+/// single-threaded [`search`], which then behaves exactly as it did before threads existed.
+#[derive(Clone, Copy)]
+pub(crate) struct ThreadRole<'a> {
+    /// 0 for the main thread (limits and reports), 1.. for helpers.
+    pub index: usize,
+    /// Every thread's node count, published at each stop poll (indexed by `index`).
+    pub nodes: &'a [NodeCounter],
+}
+
+/// What one searcher of a (possibly multi-threaded) search ended with.
+pub(crate) struct ThreadOutcome {
+    /// Its result, as [`search`] returns it.
+    pub result: SearchResult,
+    /// The deepest iteration it finished without being stopped (0 if none).
+    pub completed_depth: i32,
+    /// Nodes it searched.
+    pub nodes: u64,
 }
 
 impl SearchState {
@@ -83,6 +107,10 @@ struct Searcher<'a> {
     report: &'a mut dyn FnMut(&Report),
     start: Instant,
     nodes: u64,
+    /// The other threads' nodes as last published (always 0 in a single-threaded search).
+    others_nodes: u64,
+    role: Option<ThreadRole<'a>>,
+    completed_depth: i32,
     seldepth: i32,
     stopped: bool,
     /// Triangular PV table: `pv[ply]` is the line from `ply`.
@@ -110,15 +138,34 @@ pub fn search(
     mut report: impl FnMut(&Report),
 ) -> SearchResult {
     tt.new_search();
+    search_thread(pos, limits, tt, eval, state, stop, &mut report, None).result
+}
+
+/// One searcher: the whole of a single-threaded search (`role` `None`), or one thread of a LazySMP
+/// search. Does not start a new table generation (the caller does, once per search).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search_thread<'a>(
+    pos: &mut Position,
+    limits: &'a SearchLimits,
+    tt: &'a TranspositionTable,
+    eval: &'a EvalParams,
+    state: &'a mut SearchState,
+    stop: &'a AtomicBool,
+    report: &'a mut dyn FnMut(&Report),
+    role: Option<ThreadRole<'a>>,
+) -> ThreadOutcome {
     let mut searcher = Searcher {
         tt,
         eval,
         state,
         limits,
         stop,
-        report: &mut report,
+        report,
         start: Instant::now(),
         nodes: 0,
+        others_nodes: 0,
+        role,
+        completed_depth: 0,
         seldepth: 0,
         stopped: false,
         pv: vec![Vec::new(); MAX_PLY as usize + 2],
@@ -126,7 +173,11 @@ pub fn search(
         root_depth: 0,
         store_root: true,
     };
-    searcher.iterative_deepening(pos)
+    let result = searcher.iterative_deepening(pos);
+    if let Some(role) = searcher.role {
+        role.nodes[role.index].0.store(searcher.nodes, Ordering::Relaxed);
+    }
+    ThreadOutcome { result, completed_depth: searcher.completed_depth, nodes: searcher.nodes }
 }
 
 impl Searcher<'_> {
@@ -160,7 +211,10 @@ impl Searcher<'_> {
         let mut lines: Vec<IterationInfo> = vec![fallback];
         let mut scores: Vec<Value> = vec![0; multipv];
         let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
-        'deepening: for depth in 1..=max_depth {
+        // LazySMP: odd-numbered helpers run one ply ahead, so the threads do not all search the same
+        // tree in step (their writes to the shared table then help the others).
+        let first_depth = (1 + self.role.map_or(0, |r| (r.index % 2) as i32)).min(max_depth);
+        'deepening: for depth in first_depth..=max_depth {
             self.root_depth = depth;
             let mut new_lines: Vec<IterationInfo> = Vec::with_capacity(multipv);
             for (pv_index, last_score) in scores.iter_mut().enumerate() {
@@ -182,7 +236,7 @@ impl Searcher<'_> {
                     multipv: pv_index + 1,
                     score: Score::from_value(value),
                     bound: Bound::Exact,
-                    nodes: self.nodes,
+                    nodes: self.nodes + self.others_nodes,
                     time_ms: self.start.elapsed().as_millis() as u64,
                     hashfull: self.tt.hashfull(),
                     pv: line,
@@ -214,6 +268,7 @@ impl Searcher<'_> {
             if self.stopped {
                 break;
             }
+            self.completed_depth = depth;
             if let (Some(mate), Score::Mate(m)) = (limits.mate, lines[0].score) {
                 if m > 0 && m <= mate {
                     break;
@@ -287,11 +342,23 @@ impl Searcher<'_> {
         if self.nodes % TIME_CHECK_NODES == 0 {
             self.stopped = self.stop.load(Ordering::Relaxed)
                 || self.limits.hard_deadline.is_some_and(|t| Instant::now() >= t);
+            if let Some(role) = self.role {
+                self.publish_nodes(role);
+            }
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.limits.nodes.is_some_and(|n| self.nodes + self.others_nodes >= n) {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// LazySMP: makes this thread's node count visible to the others and collects theirs, for the
+    /// shared node limit and the main thread's reports.
+    #[cold]
+    fn publish_nodes(&mut self, role: ThreadRole<'_>) {
+        role.nodes[role.index].0.store(self.nodes, Ordering::Relaxed);
+        let all: u64 = role.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum();
+        self.others_nodes = all - self.nodes;
     }
 
     /// A draw by rule at a non-root node: fifty moves, repetition (once, in the game or the search
@@ -434,7 +501,7 @@ impl Searcher<'_> {
                         depth: self.root_depth,
                         mv,
                         number: searched + 1,
-                        nodes: self.nodes,
+                        nodes: self.nodes + self.others_nodes,
                         time_ms: elapsed,
                     });
                 }
