@@ -36,7 +36,7 @@ import chess
 import chess.engine
 
 from camelpy import _core
-from camelpy.engine import BoardOrFen, SearchResult, _info_dict, _root
+from camelpy.engine import BoardOrFen, SearchResult, _root, _search_result
 
 __all__ = ["BATCH_HASH_MB", "BatchResult", "analyse_many"]
 
@@ -54,25 +54,6 @@ def _default_threads() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
-
-
-def _result(board: chess.Board, raw: dict[str, Any]) -> SearchResult:
-    """A native result dict as the :class:`SearchResult` :meth:`camelpy.Engine.search` builds."""
-    details = _info_dict(board, raw)
-    pv = details.get("pv", [])
-    return SearchResult(
-        best_move=board.parse_uci(raw["best_move"]) if raw["best_move"] else None,
-        ponder=pv[1] if len(pv) > 1 else None,
-        score=details["score"],
-        depth=raw["depth"],
-        seldepth=raw["seldepth"],
-        nodes=raw["nodes"],
-        nps=details.get("nps", 0),
-        time=raw["time_ms"] / 1000,
-        hashfull=raw["hashfull"],
-        pv=pv,
-        lines=[_info_dict(board, line) for line in raw["lines"]],
-    )
 
 
 def _progress_callback(progress: bool | ProgressCallback, total: int) -> tuple[ProgressCallback | None, Any]:
@@ -156,6 +137,6 @@ def analyse_many(
         if bar is not None:
             bar.close()
     for slot, board, raw in zip(slots, boards, raws):
-        entries[slot] = raw if isinstance(raw, Exception) else _result(board, raw)
+        entries[slot] = raw if isinstance(raw, Exception) else _search_result(board, raw)
     assert all(entry is not None for entry in entries)
     return entries  # type: ignore[return-value]  # every slot was filled above

@@ -109,6 +109,25 @@ def _info_dict(board: chess.Board, raw: dict[str, Any]) -> chess.engine.InfoDict
     return info
 
 
+def _search_result(board: chess.Board, raw: dict[str, Any]) -> SearchResult:
+    """A native search's result dict as a :class:`SearchResult` for *board*."""
+    details = _info_dict(board, raw)
+    pv = details.get("pv", [])
+    return SearchResult(
+        best_move=board.parse_uci(raw["best_move"]) if raw["best_move"] else None,
+        ponder=pv[1] if len(pv) > 1 else None,
+        score=details["score"],
+        depth=raw["depth"],
+        seldepth=raw["seldepth"],
+        nodes=raw["nodes"],
+        nps=details.get("nps", 0),
+        time=raw["time_ms"] / 1000,
+        hashfull=raw["hashfull"],
+        pv=pv,
+        lines=[_info_dict(board, line) for line in raw["lines"]],
+    )
+
+
 SIGNAL_POLL_S = 0.05
 """How often (s) a search waited on from the main thread lets Python deliver Ctrl-C."""
 
@@ -231,22 +250,7 @@ class Engine:
                 info=callback,
             )
         )
-        details = _info_dict(board, raw)
-        best = board.parse_uci(raw["best_move"]) if raw["best_move"] else None
-        pv = details.get("pv", [])
-        return SearchResult(
-            best_move=best,
-            ponder=pv[1] if len(pv) > 1 else None,
-            score=details["score"],
-            depth=raw["depth"],
-            seldepth=raw["seldepth"],
-            nodes=raw["nodes"],
-            nps=details.get("nps", 0),
-            time=raw["time_ms"] / 1000,
-            hashfull=raw["hashfull"],
-            pv=pv,
-            lines=[_info_dict(board, line) for line in raw["lines"]],
-        )
+        return _search_result(board, raw)
 
     def _interruptible(self, call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """Runs a native search so that Ctrl-C stops it: on the main thread (where Python delivers
