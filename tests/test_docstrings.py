@@ -12,7 +12,30 @@ import camelpy
 import camelpy._core
 import pytest
 
-MODULES = ["camelpy", "camelpy.errors", "camelpy.engine", "camelpy.batch", "camelpy.__main__"]
+MODULES = [
+    "camelpy",
+    "camelpy.errors",
+    "camelpy.engine",
+    "camelpy.batch",
+    "camelpy.__main__",
+    "camelpy.uci",
+    "camelpy.uci.loop",
+    "camelpy.uci.options",
+    "camelpy.uci.format",
+    "camelpy.uci.commands",
+    "camelpy.timeman",
+    "camelpy.book",
+    "camelpy.tools.stats",
+    "camelpy.tools.perft",
+    "camelpy.tools.engines",
+    "camelpy.tools.openings",
+    "camelpy.tools.referee",
+    "camelpy.tools.runner",
+    "camelpy.tools.match",
+    "camelpy.tools.ratings",
+    "camelpy.tools.tournament",
+    "camelpy.tools.epd",
+]
 
 
 def _native_docstrings() -> list[tuple[str, str]]:

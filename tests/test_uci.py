@@ -6,8 +6,6 @@ read time out instead of hanging); a few use the in-process :class:`camelpy.uci.
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import queue
 import re
 import shutil
@@ -131,27 +129,6 @@ class InProcess:
             self.engine.handle(line)
         self.engine.wait()
         return self.out[start:]
-
-
-# Doctests of the modules this engine adds -----------------------------------------------------------
-
-UCI_MODULES = [
-    "camelpy.uci",
-    "camelpy.uci.loop",
-    "camelpy.uci.options",
-    "camelpy.uci.format",
-    "camelpy.uci.commands",
-    "camelpy.timeman",
-    "camelpy.book",
-]
-
-
-@pytest.mark.parametrize("module_name", UCI_MODULES)
-def test_module_doctests(module_name: str) -> None:
-    module = importlib.import_module(module_name)
-    failures, tests = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert failures == 0
-    assert tests > 0, f"{module_name} has no examples"
 
 
 # Handshake and options ------------------------------------------------------------------------------
