@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 from camelpy.timeman import (
+    LATENCY_FLOOR_MS,
     MAX_HARD_SHARE,
     MIN_DEPTH_TO_STOP_EARLY,
     Budget,
@@ -134,3 +135,28 @@ def test_fixed_budget_neither_stops_early_nor_extends() -> None:
     assert tm.outer_soft_ms == 500
     assert not any(tm.update(depth, "e2e4", 0, 499) for depth in range(1, 20))
     assert tm.update(20, "d2d4", -300, 500)
+
+
+@pytest.mark.parametrize(
+    ("start_ms", "inc_ms", "movestogo"), [(1_000, 10, None), (10_000, 0, 40), (8_000, 80, None)]
+)
+def test_one_stall_below_the_floor_never_flags(start_ms: int, inc_ms: int, movestogo: int | None) -> None:
+    """Worst-case play (every move to its hard budget plus a latency of up to the overhead, just under
+    the increment where there is one, as in the test above), and at every move in turn one stall on top
+    just shorter than the latency floor (the machine froze the process): the clock never runs out."""
+    overhead, moves = 10, 200
+    latency = min(overhead, inc_ms - 1) if inc_ms else overhead
+    for stall_at in range(moves):
+        clock = start_ms
+        for move in range(moves):
+            to_go = None if movestogo is None else movestogo - move % movestogo
+            limits = budget(clock, inc_ms, to_go, overhead_ms=overhead)
+            assert limits is not None
+            clock -= limits.hard_ms + latency + (LATENCY_FLOOR_MS - 1 if move == stall_at else 0)
+            assert clock >= 0, f"flagged at move {move + 1} after a stall at move {stall_at + 1}"
+            clock += inc_ms + (start_ms if movestogo is not None and to_go == 1 else 0)
+
+
+def test_below_the_floor_the_engine_moves_at_once() -> None:
+    assert budget(LATENCY_FLOOR_MS, 10, overhead_ms=10) == Budget(1, 1)
+    assert budget(1_000, 10, overhead_ms=10).hard_ms < (1_000 - LATENCY_FLOOR_MS) * MAX_HARD_SHARE

@@ -12,7 +12,7 @@ mid-iteration). Choosing them is policy, so it lives here, in pure Python, where
 
 >>> from camelpy.timeman import budget
 >>> budget(60_000, 1_000, overhead_ms=10)
-Budget(soft_ms=2462, hard_ms=8619)
+Budget(soft_ms=2457, hard_ms=8599)
 >>> budget(None, movetime_ms=500, overhead_ms=10)
 Budget(soft_ms=490, hard_ms=490)
 """
@@ -40,6 +40,12 @@ the last move before a time control: the clock it refills is not worth a loss on
 RESERVE_MOVES = 5
 """Moves' worth of overhead always kept in reserve, even when increments pay for the moves to come: room
 for latency spikes (a busy machine) however low the clock has run."""
+
+LATENCY_FLOOR_MS = 200
+"""Clock always kept back, whatever ``Move Overhead`` says: on a loaded machine a process has been seen to
+stall 100–230 ms between two moves (7 forfeits in 1,000 games at 1 s + 0.01 s with only the 55 ms
+reserve for the overheads), and a loss on time costs more than a fifth of a second of thinking. Near it
+every move gets the minimum budget, and the increments refill the clock."""
 
 MIN_BUDGET_MS = 1
 """Smallest budget handed to the search: the core still returns a legal move (depth 1 or its fallback)."""
@@ -98,17 +104,18 @@ def budget(
     outside the search (process and GUI latency). With *movetime_ms* the search may use that time, less
     the overhead (but at least half of it). Negative inputs count as 0.
 
-    The clock left after reserving the overhead of the moves to come is "usable"; the soft budget is an
-    even share of it over the moves left plus most of the increment, the hard budget a multiple of that,
-    capped at a share of the usable clock. Even if every move ran to its hard budget and lost a full
-    overhead on top, the next move would still find the clock above its reserve.
+    The clock left after reserving the overhead of the moves to come and :data:`LATENCY_FLOOR_MS` on top
+    is "usable"; the soft budget is an even share of it over the moves left plus most of the increment,
+    the hard budget a multiple of that, capped at a share of the usable clock. Even
+    if every move ran to its hard budget and lost a full overhead on top, the next move would still find
+    the clock above its reserve; and one stall shorter than the floor on top of that does not flag.
 
     >>> budget(1_000, 10)
-    Budget(soft_ms=33, hard_ms=117)
-    >>> budget(100, 10)
-    Budget(soft_ms=6, hard_ms=6)
+    Budget(soft_ms=27, hard_ms=97)
+    >>> budget(100, 10)  # below the latency floor: move at once, the increment refills the clock
+    Budget(soft_ms=1, hard_ms=1)
     >>> budget(10_000, 0, 1)
-    Budget(soft_ms=4495, hard_ms=4495)
+    Budget(soft_ms=4405, hard_ms=4405)
     >>> budget(0, 0)
     Budget(soft_ms=1, hard_ms=1)
     >>> budget(None) is None
@@ -130,7 +137,7 @@ def budget(
     reserve = per_move * min(to_play, RESERVE_MOVES) + max(0, per_move - inc) * max(
         0, to_play - RESERVE_MOVES
     )
-    usable = max(0, time_ms - reserve)
+    usable = max(0, time_ms - reserve - LATENCY_FLOOR_MS)
     base = usable / moves_left + inc * INC_SHARE
     hard = min(base * HARD_OVER_SOFT, usable * MAX_HARD_SHARE)
     soft = min(base, hard)
