@@ -2,7 +2,7 @@
 //! the trace adding up to `evaluate`, sanity of the terms on hand-picked positions, and the parameter table.
 
 use camelpy_core::{
-    eval::{evaluate, trace, EvalParams, Term},
+    eval::{evaluate, evaluate_cached, trace, EvalParams, PawnCache, Term},
     Color, Position,
 };
 
@@ -297,4 +297,42 @@ fn extreme_parameters_keep_symmetry_without_overflow() {
             check(pos, &params);
         }
     }
+}
+
+#[test]
+fn pawn_cache_never_changes_an_evaluation() {
+    // One small cache over thousands of positions (so entries are replaced and slots shared), then the
+    // same positions with other weights: `prepare` must drop what the old weights filled in.
+    let mut positions = all_positions();
+    let mut rng = Rng(0x51A7_E0F0_9A3E_0001);
+    for start in all_positions().iter().step_by(7) {
+        let mut pos = start.clone();
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[(rng.next() % moves.len() as u64) as usize]);
+            positions.push(pos.clone());
+        }
+    }
+    let mut cache = PawnCache::new();
+    let mut other = EvalParams::default();
+    other.set("doubled_pawn_eg", -90).unwrap();
+    other.set("passed_rank5_mg", 70).unwrap();
+    other.set("backward_pawn_mg", -40).unwrap();
+    for params in [EvalParams::DEFAULT, other, EvalParams::DEFAULT] {
+        cache.prepare(&params);
+        for _ in 0..2 {
+            for pos in &positions {
+                assert_eq!(
+                    evaluate_cached(pos, &params, &mut cache),
+                    evaluate(pos, &params),
+                    "{}",
+                    pos.fen()
+                );
+            }
+        }
+    }
+    assert!(positions.len() > 5_000, "{}", positions.len());
 }

@@ -15,17 +15,18 @@
 //! - The piece-square terms are formulas (centrality, advancement), not tables copied from an engine.
 
 mod params;
+mod pawns;
 mod score;
 mod trace;
 
 pub use params::{EvalParams, ParamInfo, SetParamError};
+pub use pawns::PawnCache;
 pub use score::TaperedScore;
 pub use trace::{trace, EvalTrace};
 
+use self::pawns::{pawn_terms, PawnTerms};
 use crate::{
-    movegen::attacks::{
-        bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
-    },
+    movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks},
     types::{Bitboard, Color, File, PieceType, Rank, Square},
     Position,
 };
@@ -141,8 +142,27 @@ impl Sink for Sum {
 /// assert_eq!(start, EvalParams::DEFAULT.tempo.mg); // symmetric: only the tempo remains
 /// ```
 pub fn evaluate(pos: &Position, params: &EvalParams) -> i32 {
+    evaluate_with(pos, params, None)
+}
+
+/// [`evaluate`] with the pawn-only terms from `cache` (the search's way: the same value, faster). The
+/// cache must have been [`PawnCache::prepare`]d with `params`.
+///
+/// ```
+/// use camelpy_core::{eval::{evaluate, evaluate_cached, EvalParams, PawnCache}, Position};
+/// let mut cache = PawnCache::new();
+/// cache.prepare(&EvalParams::DEFAULT);
+/// let pos = Position::startpos();
+/// assert_eq!(evaluate_cached(&pos, &EvalParams::DEFAULT, &mut cache), evaluate(&pos, &EvalParams::DEFAULT));
+/// ```
+#[inline]
+pub fn evaluate_cached(pos: &Position, params: &EvalParams, cache: &mut PawnCache) -> i32 {
+    evaluate_with(pos, params, Some(cache))
+}
+
+fn evaluate_with(pos: &Position, params: &EvalParams, cache: Option<&mut PawnCache>) -> i32 {
     let mut sum = Sum(TaperedScore::ZERO);
-    let (phase, scale) = evaluate_into(pos, params, &mut sum);
+    let (phase, scale) = evaluate_into(pos, params, cache, &mut sum);
     let white = blend(sum.0, phase, scale);
     match pos.side_to_move() {
         Color::White => white,
@@ -168,7 +188,12 @@ pub fn phase(pos: &Position) -> i32 {
 }
 
 /// Runs every term into `sink` and returns `(phase, scale)`. Shared by [`evaluate`] and [`trace`].
-pub(crate) fn evaluate_into<S: Sink>(pos: &Position, params: &EvalParams, sink: &mut S) -> (i32, i32) {
+pub(crate) fn evaluate_into<S: Sink>(
+    pos: &Position,
+    params: &EvalParams,
+    cache: Option<&mut PawnCache>,
+    sink: &mut S,
+) -> (i32, i32) {
     let pawn_attacked = [pawn_attack_set(pos, Color::White), pawn_attack_set(pos, Color::Black)];
     let mut king_attacks_on = [KingAttack::default(); 2];
 
@@ -176,10 +201,10 @@ pub(crate) fn evaluate_into<S: Sink>(pos: &Position, params: &EvalParams, sink: 
         material(pos, params, us, sink);
         psqt(pos, params, us, sink);
         king_attacks_on[us.flip().index()] = pieces(pos, params, us, &pawn_attacked, sink);
-        pawns(pos, params, us, &pawn_attacked, sink);
         rooks(pos, params, us, sink);
         bishop_pair(pos, params, us, sink);
     }
+    pawns(pos, params, &pawn_attacked, cache, sink);
     for us in Color::ALL {
         king_safety(pos, params, us, king_attacks_on[us.index()], sink);
     }
@@ -346,66 +371,43 @@ fn pieces<S: Sink>(
     attack
 }
 
-/// Pawn structure and passed pawns.
+/// Pawn structure and passed pawns: the pawn-only terms (from `cache` when there is one), then what a
+/// passed pawn's path and the kings add.
 fn pawns<S: Sink>(
     pos: &Position,
     params: &EvalParams,
-    us: Color,
     pawn_attacked: &[Bitboard; 2],
+    cache: Option<&mut PawnCache>,
     sink: &mut S,
 ) {
-    let them = us.flip();
-    let ours = pos.colored_pieces(us, PieceType::Pawn);
-    let theirs = pos.colored_pieces(them, PieceType::Pawn);
+    let white = pos.colored_pieces(Color::White, PieceType::Pawn);
+    let black = pos.colored_pieces(Color::Black, PieceType::Pawn);
+    let terms = match cache {
+        Some(cache) => cache.get(params, white, black, pawn_attacked),
+        None => [
+            pawn_terms(params, Color::White, white, black, pawn_attacked[Color::Black.index()]),
+            pawn_terms(params, Color::Black, black, white, pawn_attacked[Color::White.index()]),
+        ],
+    };
     let occupied = pos.occupied();
-
-    let mut structure = TaperedScore::ZERO;
-    let mut passed = TaperedScore::ZERO;
-    for sq in ours {
-        let file = Bitboard::file(sq.file());
-        let neighbours = adjacent_files(sq.file());
-        let rank = sq.rank().index();
-        let front = ranks_in_front(us, rank);
-        let rel_rank = sq.rank().relative_to(us).index();
-
-        let isolated = (ours & neighbours).is_empty();
-        if isolated {
-            structure += params.isolated_pawn;
-        }
-        let own_in_front = (ours & file & front).any();
-        if own_in_front {
-            structure += params.doubled_pawn;
-        }
-        if (ours & neighbours & Bitboard::rank(sq.rank())).any() {
-            structure += params.phalanx_pawn;
-        }
-        if (pawn_attacks(them, sq) & ours).any() {
-            structure += params.supported_pawn;
-        }
-        // Backward: the neighbours are all ahead, so no pawn can come to its side, and an enemy pawn
-        // guards the square it would advance to.
-        let stop = forward(us, sq);
-        let supportable = (ours & neighbours & !front).any();
-        if !isolated && !supportable && stop.is_some_and(|stop| pawn_attacked[them.index()].has(stop)) {
-            structure += params.backward_pawn;
-        }
-
-        // Passed: no enemy pawn in front on its file or the neighbouring ones, and no own pawn ahead of it.
-        if (theirs & (file | neighbours) & front).is_empty() && !own_in_front {
-            passed += params.passed_rank(rel_rank);
-            let steps = rel_rank as i32 - 1;
-            if (occupied & file & front).is_empty() {
+    for us in Color::ALL {
+        let them = us.flip();
+        let PawnTerms { structure, passed_rank, passed: passers } = terms[us.index()];
+        let mut passed = passed_rank;
+        for sq in passers {
+            let steps = sq.rank().relative_to(us).index() as i32 - 1;
+            if (occupied & Bitboard::file(sq.file()) & ranks_in_front(us, sq.rank().index())).is_empty() {
                 passed += params.passed_free_path * steps;
             }
-            if let Some(stop) = stop {
+            if let Some(stop) = forward(us, sq) {
                 let race = distance(pos.king(them), stop) * params.passed_enemy_king_distance
                     - distance(pos.king(us), stop) * params.passed_own_king_distance;
                 passed += TaperedScore::new(0, race * steps);
             }
         }
+        sink.add(Term::PawnStructure, us, structure);
+        sink.add(Term::PassedPawns, us, passed);
     }
-    sink.add(Term::PawnStructure, us, structure);
-    sink.add(Term::PassedPawns, us, passed);
 }
 
 /// Rooks on open and semi-open files and on the 7th rank.

@@ -68,7 +68,7 @@ impl Sink for Recorder {
 /// ```
 pub fn trace(pos: &Position, params: &EvalParams) -> EvalTrace {
     let mut recorder = Recorder([[TaperedScore::ZERO; 2]; Term::NUM]);
-    let (phase, scale) = evaluate_into(pos, params, &mut recorder);
+    let (phase, scale) = evaluate_into(pos, params, None, &mut recorder);
     let white = blend(recorder.total(), phase, scale);
     let side_to_move = pos.side_to_move();
     let score = match side_to_move {

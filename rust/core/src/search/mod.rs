@@ -26,7 +26,7 @@ use self::{
 };
 use crate::{
     board::SEE_VALUES,
-    eval::{evaluate, EvalParams},
+    eval::{evaluate_cached, EvalParams, PawnCache},
     movegen::MoveList,
     threads::NodeCounter,
     tt::{Bound, TTData, TranspositionTable},
@@ -45,6 +45,7 @@ pub struct SearchState {
     killers: Killers,
     counters: CounterMoves,
     lmr: Box<[[i32; 64]; 64]>,
+    pawns: PawnCache,
 }
 
 /// How a searcher takes part in a multi-threaded search ([`crate::threads`]); absent for a plain
@@ -81,6 +82,7 @@ impl SearchState {
             killers: Killers::new(),
             counters: CounterMoves::new(),
             lmr,
+            pawns: PawnCache::new(),
         }
     }
 
@@ -154,6 +156,7 @@ pub(crate) fn search_thread<'a>(
     report: &'a mut dyn FnMut(&Report),
     role: Option<ThreadRole<'a>>,
 ) -> ThreadOutcome {
+    state.pawns.prepare(eval);
     let mut searcher = Searcher {
         tt,
         eval,
@@ -398,7 +401,11 @@ impl Searcher<'_> {
                 return VALUE_DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return if pos.is_check() { VALUE_DRAW } else { evaluate(pos, self.eval) };
+                return if pos.is_check() {
+                    VALUE_DRAW
+                } else {
+                    evaluate_cached(pos, self.eval, &mut self.state.pawns)
+                };
             }
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
@@ -430,7 +437,10 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             VALUE_NONE
         } else {
-            tt_hit.map(|t| t.eval).filter(|&e| e != VALUE_NONE).unwrap_or_else(|| evaluate(pos, self.eval))
+            tt_hit
+                .map(|t| t.eval)
+                .filter(|&e| e != VALUE_NONE)
+                .unwrap_or_else(|| evaluate_cached(pos, self.eval, &mut self.state.pawns))
         };
 
         if !pv_node && !in_check {
@@ -641,11 +651,16 @@ impl Searcher<'_> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { VALUE_DRAW } else { evaluate(pos, self.eval) };
+            return if in_check {
+                VALUE_DRAW
+            } else {
+                evaluate_cached(pos, self.eval, &mut self.state.pawns)
+            };
         }
 
         // Step 1. Stand pat: the side to move may decline every capture.
-        let stand_pat = if in_check { -VALUE_MATE } else { evaluate(pos, self.eval) };
+        let stand_pat =
+            if in_check { -VALUE_MATE } else { evaluate_cached(pos, self.eval, &mut self.state.pawns) };
         if stand_pat >= beta {
             return stand_pat;
         }
