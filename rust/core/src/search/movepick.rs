@@ -16,6 +16,8 @@
 //!
 //! A search that only wants captures (quiescence) builds the picker with `captures_only`.
 
+use core::mem::MaybeUninit;
+
 use super::history::ButterflyHistory;
 use crate::{
     board::{Position, SEE_VALUES},
@@ -49,7 +51,9 @@ pub struct MovePicker {
     refutations: [Option<Move>; 3],
     captures_only: bool,
     moves: MoveList,
-    scores: [i32; crate::movegen::MAX_MOVES],
+    /// `scores[i]` is `moves[i]`'s ordering score, written when its stage generates the moves (left
+    /// uninitialised before, like the lists' slots: see [`MoveList`]).
+    scores: [MaybeUninit<i32>; crate::movegen::MAX_MOVES],
     next: usize,
     bad: MoveList,
     bad_next: usize,
@@ -73,7 +77,7 @@ impl MovePicker {
             refutations: [killers[0], killers[1], counter],
             captures_only,
             moves: MoveList::new(),
-            scores: [0; crate::movegen::MAX_MOVES],
+            scores: [const { MaybeUninit::uninit() }; crate::movegen::MAX_MOVES],
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
@@ -98,7 +102,7 @@ impl MovePicker {
                     self.moves.clear();
                     pos.generate(GenKind::CapturesAndPromotions, &mut self.moves);
                     for i in 0..self.moves.len() {
-                        self.scores[i] = capture_score(pos, self.moves[i]);
+                        self.scores[i].write(capture_score(pos, self.moves[i]));
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -133,7 +137,7 @@ impl MovePicker {
                         }
                     }
                     for i in 0..self.moves.len() {
-                        self.scores[i] = history.get(pos.side_to_move(), self.moves[i]);
+                        self.scores[i].write(history.get(pos.side_to_move(), self.moves[i]));
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -162,7 +166,10 @@ impl MovePicker {
         if remaining == 0 {
             return None;
         }
-        let best = (self.next..self.moves.len()).max_by_key(|&i| (self.scores[i], core::cmp::Reverse(i)))?;
+        // SAFETY: both stages that fill `moves` write `scores[..moves.len()]` before picking, and the swaps
+        // below only permute written slots, so every score read here is initialised.
+        let score = |i: usize| unsafe { self.scores[i].assume_init() };
+        let best = (self.next..self.moves.len()).max_by_key(|&i| (score(i), core::cmp::Reverse(i)))?;
         self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
