@@ -47,12 +47,15 @@ fn check_node(pos: &mut Position) {
         assert!(pos.is_legal(mv));
         pos.play_unchecked(mv);
         assert_eq!(pos.key(), pos.compute_key(), "after {mv:?}");
+        assert_eq!(pos.last_move(), Some(mv));
+        assert_eq!(pos.last_move(), pos.moves_played().last().flatten());
         pos.undo_move();
         assert_eq!((pos.fen(), pos.key(), pos.checkers(), pos.pinned()), before, "undo of {mv:?}");
     }
     if !pos.is_check() {
         pos.play_null();
         assert_eq!(pos.key(), pos.compute_key(), "after null move");
+        assert_eq!(pos.last_move(), None);
         pos.undo_move();
         assert_eq!((pos.fen(), pos.key(), pos.checkers(), pos.pinned()), before, "undo of null move");
     }
@@ -75,6 +78,7 @@ fn random_walks(fens: &[String], chess960: bool, games: usize, plies: usize, see
         }
         while pos.undo_move().is_some() {}
         assert_eq!((pos.fen(), pos.key()), root, "game {i} unwound to its root");
+        assert_eq!(pos.last_move(), None);
     }
     nodes
 }

@@ -220,6 +220,13 @@ impl Position {
         self.history.iter().map(|u| u.mv)
     }
 
+    /// The last move played, `None` at the root of the history or after a null move. Constant time,
+    /// unlike `moves_played().last()`, which walks the whole game (the search asks at every node).
+    #[inline(always)]
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().and_then(|u| u.mv)
+    }
+
     /// The number of moves (including null moves) that [`Position::undo_move`] can take back.
     #[inline(always)]
     pub fn ply(&self) -> usize {

@@ -485,9 +485,7 @@ impl Searcher<'_> {
         // Step 8. The move loop.
         let us = pos.side_to_move();
         let counter = pos
-            .moves_played()
-            .last()
-            .flatten()
+            .last_move()
             .and_then(|prev| {
                 pos.piece_on(prev.king_destination())
                     .map(|p| self.state.counters.get(p, prev.king_destination()))
@@ -599,7 +597,7 @@ impl Searcher<'_> {
                                 self.state.history.update(us, q, -bonus);
                             }
                             self.state.history.update(us, mv, bonus);
-                            if let Some(prev) = pos.moves_played().last().flatten() {
+                            if let Some(prev) = pos.last_move() {
                                 if let Some(p) = pos.piece_on(prev.king_destination()) {
                                     self.state.counters.set(p, prev.king_destination(), mv);
                                 }
