@@ -21,7 +21,7 @@ use self::{
     history::{ButterflyHistory, CounterMoves, Killers},
     info::{IterationInfo, Report, SearchResult},
     limits::SearchLimits,
-    movepick::MovePicker,
+    movepick::{MovePicker, Stage},
     params::*,
 };
 use crate::{
@@ -671,8 +671,16 @@ impl Searcher<'_> {
         while let Some(mv) = picker.next_move(pos, &self.state.history) {
             any = true;
             if !in_check {
-                // Step 3. Losing captures and captures that cannot reach alpha are skipped.
-                if !pos.see_ge(mv, 0) {
+                // Step 3. Losing captures and captures that cannot reach alpha are skipped. The picker has
+                // already run the exchange evaluation on what it sorted: it defers exactly the losing
+                // captures (SEE < 0) and the under-promotions to its last stage. A TT move, returned
+                // before any sorting, would need its own.
+                let losing = match picker.stage() {
+                    Stage::GoodCaptures => false,
+                    Stage::BadCaptures => mv.promotion().is_none(),
+                    _ => !pos.see_ge(mv, 0),
+                };
+                if losing {
                     continue;
                 }
                 let victim = match mv.kind() {
