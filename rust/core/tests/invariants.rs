@@ -2,7 +2,7 @@
 //! make/unmake (and null moves) restore the exact position, generation by kind partitions the legal
 //! moves, and FEN output parses back to the same position.
 
-use camelpy_core::{GenKind, Move, MoveList, Position};
+use camelpy_core::{Color, GenKind, Move, MoveList, Position, Square};
 
 mod common;
 
@@ -35,6 +35,16 @@ fn check_node(pos: &mut Position) {
     for mv in &split[..captures] {
         let capture = pos.piece_on(mv.to()).is_some() && !mv.is_castling();
         assert!(capture || mv.promotion().is_some() || mv.kind() == camelpy_core::MoveKind::EnPassant);
+    }
+
+    // Attackers of both colours in one pass equal the two one-colour sets, with the board's occupancy
+    // and with a from-square lifted off it (as exchange evaluation uses them).
+    for lifted in [None, all.first().map(|m| m.from())] {
+        let occupied = pos.occupied() ^ lifted.map_or(camelpy_core::Bitboard::EMPTY, |sq| sq.bitboard());
+        for sq in Square::ALL {
+            let both = pos.attackers(sq, Color::White, occupied) | pos.attackers(sq, Color::Black, occupied);
+            assert_eq!(pos.attackers_to(sq, occupied), both, "attackers of {sq:?} in {}", pos.fen());
+        }
     }
 
     let reparsed = Position::from_fen(&pos.fen(), pos.is_chess960()).unwrap();

@@ -6,7 +6,7 @@
 use super::position::Position;
 use crate::{
     movegen::attacks::{bishop_attacks, rook_attacks},
-    types::{Color, Move, MoveKind, PieceType, Value},
+    types::{Move, MoveKind, PieceType, Value},
 };
 
 /// Exchange values by piece kind (pawn, knight, bishop, rook, queen, king): round numbers in the usual
@@ -41,8 +41,7 @@ impl Position {
         }
 
         let mut occupied = self.occupied() ^ from.bitboard() ^ to.bitboard();
-        let mut attackers =
-            self.attackers(to, Color::White, occupied) | self.attackers(to, Color::Black, occupied);
+        let mut attackers = self.attackers_to(to, occupied);
         let diagonal = self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen);
         let orthogonal = self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen);
         let mut stm = self.side_to_move();
