@@ -170,7 +170,15 @@ impl MovePicker {
         // below only permute written slots, so every score read here is initialised. Gain: with the
         // uninitialised move lists, +3.1 % bench nodes/s (see `MoveList`).
         let score = |i: usize| unsafe { self.scores[i].assume_init() };
-        let best = (self.next..self.moves.len()).max_by_key(|&i| (score(i), core::cmp::Reverse(i)))?;
+        // The first of equal scores wins (generation order breaks ties).
+        let mut best = self.next;
+        let mut best_score = score(best);
+        for i in self.next + 1..self.moves.len() {
+            let s = score(i);
+            if s > best_score {
+                (best, best_score) = (i, s);
+            }
+        }
         self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
