@@ -17,6 +17,7 @@ MODULES = [
     "camelpy.errors",
     "camelpy.engine",
     "camelpy.batch",
+    "camelpy.types",
     "camelpy.__main__",
     "camelpy.uci",
     "camelpy.uci.loop",

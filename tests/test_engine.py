@@ -178,8 +178,17 @@ def test_python_chess_play_and_analyse_in_process() -> None:
     assert isinstance(lines, list) and [i["multipv"] for i in lines] == [1, 2, 3]
     only = [chess.Move.from_uci("a2a3")]
     assert engine.play(board, chess.engine.Limit(depth=3), root_moves=only).move == only[0]
-    with pytest.raises(chess.engine.EngineError):
-        engine.play(chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), chess.engine.Limit(depth=2))
+    # No legal move: python-chess's SimpleEngine returns PlayResult(move=None) for the engine's
+    # "bestmove (none)", with the depth-0 score the engine sent (Stockfish: mate 0 / cp 0).
+    mated = engine.play(chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), chess.engine.Limit(depth=2))
+    assert (mated.move, mated.ponder, mated.draw_offered, mated.resigned) == (None, None, False, False)
+    assert mated.info["depth"] == 0 and mated.info["score"] == chess.engine.PovScore(
+        chess.engine.Mate(-0), chess.BLACK
+    )
+    stalemate = engine.play(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), chess.engine.Limit(time=0.1))
+    assert stalemate.move is None and stalemate.info["score"] == chess.engine.PovScore(
+        chess.engine.Cp(0), chess.BLACK
+    )
     with pytest.raises(TypeError):
         engine.play(board, 1.0)  # type: ignore[arg-type]
 

@@ -67,3 +67,50 @@ def test_ctrl_c_stops_an_infinite_search() -> None:
     finally:
         proc.kill()
     assert proc.returncode == 0 and out.startswith("interrupted"), out
+
+
+# One Ctrl-C path (the bindings' `interrupt` module) serves every long call: the same script shape
+# for a search reporting to a Python callback, a bench far too deep to finish, and a batch.
+CALLS = {
+    "search with an info callback": (
+        "seen = []\n"
+        "camelpy.Engine().search(camelpy.STARTING_FEN, info=lambda i: seen.append(threading.get_ident()))\n"
+    ),
+    "bench": "camelpy.bench(60)\n",
+    "analyse_many": (
+        "import chess.engine\n"
+        "camelpy.batch.analyse_many([camelpy.STARTING_FEN] * 4, chess.engine.Limit(depth=60), threads=2)\n"
+    ),
+}
+
+INTERRUPT_SCRIPT = """
+import sys, threading, time, camelpy, camelpy.batch
+print("ready", flush=True)
+try:
+{call}
+except KeyboardInterrupt:
+    seen = globals().get("seen")
+    assert seen is None or set(seen) == {{threading.get_ident()}}, "callback off the main thread"
+    print("interrupted", flush=True)
+    sys.exit(0)
+sys.exit(1)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery differs on Windows")
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_ctrl_c_stops_every_long_call_the_same_way(name: str) -> None:
+    body = "".join(f"    {line}\n" for line in CALLS[name].splitlines())
+    script = INTERRUPT_SCRIPT.format(call=body)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and out.strip() == "interrupted", out
+    assert time.perf_counter() - sent < 5.0

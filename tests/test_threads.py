@@ -9,7 +9,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import camelpy
 import chess
@@ -40,8 +39,8 @@ def test_info_callback_runs_on_the_calling_thread_only() -> None:
     caller = threading.get_ident()
     seen: list[tuple[int, int]] = []
 
-    def info(d: dict[str, Any]) -> None:
-        seen.append((threading.get_ident(), d["nodes"]))
+    def info(d: camelpy._core.IterationInfo | camelpy._core.CurrMoveInfo) -> None:
+        seen.append((threading.get_ident(), d.nodes))
 
     camelpy.Engine(threads=3)._native.search(ITALIAN, [], False, depth=8, info=info)
     assert seen and all(ident == caller for ident, _ in seen)

@@ -11,17 +11,19 @@ subclasses for bad input.
 
 from __future__ import annotations
 
-from typing import Union
-
 import chess
 
-from camelpy._core import STARTING_FEN, Position, __version__
+from camelpy._core import MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, STARTING_FEN, Position, __version__
 from camelpy._core import divide as _divide
 from camelpy._core import perft as _perft
 from camelpy.engine import Engine, SearchResult, bench, search
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from camelpy.types import BoardOrFen, board_root
 
 __all__ = [
+    "MAX_HASH_MB",
+    "MAX_MULTIPV",
+    "MAX_THREADS",
     "STARTING_FEN",
     "Engine",
     "SearchResult",
@@ -36,17 +38,6 @@ __all__ = [
     "perft",
 ]
 
-BoardOrFen = Union[str, chess.Board]
-
-
-def _fen_and_mode(board_or_fen: BoardOrFen, chess960: bool | None) -> tuple[str, bool]:
-    if isinstance(board_or_fen, chess.Board):
-        mode = board_or_fen.chess960 if chess960 is None else chess960
-        return board_or_fen.fen(shredder=mode), mode
-    if isinstance(board_or_fen, str):
-        return board_or_fen, bool(chess960)
-    raise TypeError(f"expected a FEN string or a chess.Board, got {type(board_or_fen).__name__}")
-
 
 def perft(board_or_fen: BoardOrFen, depth: int, *, chess960: bool | None = None) -> int:
     """Counts the leaves of the legal move tree *depth* plies deep, in Rust with the GIL released.
@@ -60,10 +51,11 @@ def perft(board_or_fen: BoardOrFen, depth: int, *, chess960: bool | None = None)
     >>> camelpy.perft("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 2, chess960=True)
     528
 
-    :raises: :exc:`camelpy.InvalidFenError` for a bad FEN, :exc:`ValueError` for a negative depth.
+    :raises: :exc:`camelpy.InvalidFenError` for a bad FEN, :exc:`ValueError` for a depth outside
+        0 … ``camelpy._core.MAX_PERFT_DEPTH``, :exc:`TypeError` for a depth that is not an integer.
     """
-    fen, mode = _fen_and_mode(board_or_fen, chess960)
-    return _perft(fen, depth, mode)
+    root = board_root(board_or_fen, chess960)
+    return _perft(root.current_fen(), depth, root.chess960)
 
 
 def divide(board_or_fen: BoardOrFen, depth: int, *, chess960: bool | None = None) -> dict[chess.Move, int]:
@@ -76,7 +68,8 @@ def divide(board_or_fen: BoardOrFen, depth: int, *, chess960: bool | None = None
     >>> counts[chess.Move.from_uci("e2e4")], sum(counts.values())
     (20, 400)
 
-    :raises: :exc:`camelpy.InvalidFenError` for a bad FEN, :exc:`ValueError` for a negative depth.
+    :raises: :exc:`camelpy.InvalidFenError` for a bad FEN, :exc:`ValueError` for a depth outside
+        0 … ``camelpy._core.MAX_PERFT_DEPTH``, :exc:`TypeError` for a depth that is not an integer.
     """
-    fen, mode = _fen_and_mode(board_or_fen, chess960)
-    return dict(_divide(fen, depth, mode))
+    root = board_root(board_or_fen, chess960)
+    return dict(_divide(root.current_fen(), depth, root.chess960))

@@ -1,5 +1,5 @@
 # Stubs for the native module camelpy._core (checked by tests/test_stubs.py with mypy.stubtest).
-from typing import Any, Callable, Literal, final
+from typing import Any, Callable, Final, Literal, final
 
 import chess
 
@@ -8,6 +8,16 @@ build_profile: Literal["release", "debug"]
 slider_lookup: Literal["pext", "magic"]
 STARTING_FEN: str
 BENCH_FENS: list[str]
+MAX_HASH_MB: int
+DEFAULT_HASH_MB: int
+MAX_THREADS: int
+MAX_MULTIPV: int
+BATCH_HASH_MB: int
+MAX_SEARCH_DEPTH: int
+MAX_BENCH_DEPTH: int
+MAX_PERFT_DEPTH: int
+
+def default_threads() -> int: ...
 
 @final
 class Position:
@@ -35,7 +45,7 @@ class Position:
     def is_checkmate(self) -> bool: ...
     def is_stalemate(self) -> bool: ...
     def is_insufficient_material(self) -> bool: ...
-    def is_repetition(self, count: int = 3) -> bool: ...
+    def is_repetition(self, count: int | None = None) -> bool: ...
     def is_game_over(self) -> bool: ...
     def copy(self) -> Position: ...
     def __copy__(self) -> Position: ...
@@ -50,8 +60,62 @@ def perft(fen: str, depth: int, chess960: bool = False) -> int: ...
 def divide(fen: str, depth: int, chess960: bool = False) -> list[tuple[chess.Move, int]]: ...
 
 @final
+class IterationInfo:
+    depth: Final[int]
+    seldepth: Final[int]
+    multipv: Final[int]
+    cp: Final[int | None]
+    mate: Final[int | None]
+    bound: Final[Literal["exact", "lower", "upper"]]
+    nodes: Final[int]
+    time_ms: Final[int]
+    hashfull: Final[int]
+    pv: Final[list[str]]
+    def __new__(
+        cls,
+        *,
+        depth: int,
+        seldepth: int,
+        multipv: int,
+        cp: int | None = None,
+        mate: int | None = None,
+        bound: str = "exact",
+        nodes: int = 0,
+        time_ms: int = 0,
+        hashfull: int = 0,
+        pv: list[str] = ...,
+    ) -> IterationInfo: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+@final
+class CurrMoveInfo:
+    depth: Final[int]
+    currmove: Final[str]
+    currmovenumber: Final[int]
+    nodes: Final[int]
+    time_ms: Final[int]
+    def __new__(
+        cls, *, depth: int, currmove: str, currmovenumber: int, nodes: int = 0, time_ms: int = 0
+    ) -> CurrMoveInfo: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+@final
+class SearchOutcome:
+    best_move: Final[str | None]
+    ponder: Final[str | None]
+    info: Final[IterationInfo]
+    lines: Final[list[IterationInfo]]
+    def __new__(
+        cls, *, best_move: str | None, ponder: str | None, info: IterationInfo, lines: list[IterationInfo]
+    ) -> SearchOutcome: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+@final
 class Engine:
-    def __new__(cls, hash_mb: int = 16, threads: int = 1) -> Engine: ...
+    def __new__(cls, hash_mb: int | None = None, threads: int | None = None) -> Engine: ...
     def resize(self, hash_mb: int) -> None: ...
     @property
     def hash_mb(self) -> int: ...
@@ -66,14 +130,14 @@ class Engine:
         *,
         depth: int | None = None,
         nodes: int | None = None,
-        movetime_ms: int | None = None,
+        ms: int | None = None,
         soft_ms: int | None = None,
         hard_ms: int | None = None,
         mate: int | None = None,
         searchmoves: list[str] = ...,
-        multipv: int = 1,
-        info: Any | None = None,
-    ) -> dict[str, Any]: ...
+        multipv: int | None = None,
+        info: Callable[[IterationInfo | CurrMoveInfo], object] | None = None,
+    ) -> SearchOutcome: ...
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
     def clear_hash(self) -> None: ...
@@ -88,10 +152,10 @@ def analyse_many(
     *,
     depth: int | None = None,
     nodes: int | None = None,
-    movetime_ms: int | None = None,
+    ms: int | None = None,
     mate: int | None = None,
     threads: int | None = None,
-    hash_mb: int = ...,
+    hash_mb: int | None = None,
     params: list[tuple[str, int]] | None = None,
     progress: Callable[[int, int], object] | None = None,
-) -> list[dict[str, Any] | Exception]: ...
+) -> list[SearchOutcome | Exception]: ...

@@ -28,7 +28,6 @@ boundaries with :mod:`multiprocessing`.
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Iterable
 from typing import Any, Callable, Union
 
@@ -36,24 +35,18 @@ import chess
 import chess.engine
 
 from camelpy import _core
-from camelpy.engine import BoardOrFen, SearchResult, _root, _search_result
+from camelpy.types import BoardOrFen, SearchResult, board_root, limit_ms, search_result
 
-__all__ = ["BATCH_HASH_MB", "BatchResult", "analyse_many"]
+__all__ = ["BATCH_HASH_MB", "BatchResult", "ProgressCallback", "analyse_many"]
 
-BATCH_HASH_MB = 2
+BATCH_HASH_MB: int = _core.BATCH_HASH_MB
 """Default table size (MiB) of each worker: holds a search of ~100k nodes, cheap to clear per position."""
 
 BatchResult = Union[SearchResult, Exception]
 """One entry of :func:`analyse_many`: the search result, or the exception the item raised."""
 
 ProgressCallback = Callable[[int, int], object]
-
-
-def _default_threads() -> int:
-    """One worker per CPU this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+"""Called with ``(done, total)`` as a batch progresses."""
 
 
 def _progress_callback(progress: bool | ProgressCallback, total: int) -> tuple[ProgressCallback | None, Any]:
@@ -87,48 +80,52 @@ def analyse_many(
 ) -> list[BatchResult]:
     """Searches every FEN or :class:`chess.Board` independently within *limit* (a
     ``chess.engine.Limit`` with ``depth``, ``nodes``, ``time`` and/or ``mate``; ``time`` bounds each
-    search) and returns the results in input order. *threads* workers (default: one per CPU) search
-    at once, each single-threaded with its own *hash_mb* table, cleared per position (see the module
-    documentation). A bad item's entry is its exception (:exc:`camelpy.InvalidFenError`,
-    :exc:`camelpy.IllegalMoveError`, :exc:`TypeError`), so check ``isinstance(r, Exception)``.
-    *progress* is ``True`` for a tqdm bar (``pip install 'camelpy[progress]'``) or a function called
-    with ``(done, total)`` at most every 0.1 s. *params* are evaluation weights as ``(name, value)``
-    (see :meth:`camelpy.Engine.analyse_many`, which passes the engine's).
+    search) and returns the results in input order. *threads* workers (default: one per CPU,
+    ``camelpy._core.default_threads()``) search at once, each single-threaded with its own *hash_mb*
+    table, cleared per position (see the module documentation). A bad item's entry is its exception
+    (:exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError`, :exc:`TypeError`), so check
+    ``isinstance(r, Exception)``. *progress* is ``True`` for a tqdm bar (``pip install
+    'camelpy[progress]'``) or a function called with ``(done, total)`` at most every 0.1 s. *params*
+    are evaluation weights as ``(name, value)`` (see :meth:`camelpy.Engine.analyse_many`, which passes
+    the engine's).
 
     >>> import chess, chess.engine
     >>> boards = [chess.Board(), chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")]
     >>> [r.best_move for r in analyse_many(boards, chess.engine.Limit(depth=4), threads=2)][1]
     Move.from_uci('d1d8')
 
-    :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, a thread count outside
-        1 … 256 or a bad weight; :exc:`KeyboardInterrupt` on Ctrl-C (the batch stops).
+    :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, a limit below 1, a
+        thread count outside 1 … ``camelpy.MAX_THREADS``, tables that together exceed the machine's
+        memory, or a bad weight; :exc:`MemoryError` if the system refuses the tables;
+        :exc:`KeyboardInterrupt` on Ctrl-C (the batch stops).
     """
     if not isinstance(limit, chess.engine.Limit):
         raise TypeError(f"expected a chess.engine.Limit, got {type(limit).__name__}")
-    ms = max(1, int(limit.time * 1000)) if limit.time is not None else None
+    ms = limit_ms(limit)
     entries: list[BatchResult | None] = []
     boards: list[chess.Board] = []
     items: list[tuple[str, list[str], bool]] = []
     slots: list[int] = []
     for board_or_fen in boards_or_fens:
         try:
-            board, fen, stack, chess960 = _root(board_or_fen)
+            root = board_root(board_or_fen)
+            board = root.board()
         except (ValueError, TypeError) as err:
             entries.append(err)
             continue
         slots.append(len(entries))
         entries.append(None)
         boards.append(board)
-        items.append((fen, stack, chess960))
+        items.append((root.fen, list(root.moves), root.chess960))
     callback, bar = _progress_callback(progress, len(items))
     try:
-        raws = _core.analyse_many(
+        outcomes = _core.analyse_many(
             items,
             depth=limit.depth,
             nodes=limit.nodes,
-            movetime_ms=ms,
+            ms=ms,
             mate=limit.mate,
-            threads=threads if threads is not None else _default_threads(),
+            threads=threads,
             hash_mb=hash_mb,
             params=params,
             progress=callback,
@@ -136,7 +133,7 @@ def analyse_many(
     finally:
         if bar is not None:
             bar.close()
-    for slot, board, raw in zip(slots, boards, raws):
-        entries[slot] = raw if isinstance(raw, Exception) else _search_result(board, raw)
+    for slot, board, outcome in zip(slots, boards, outcomes):
+        entries[slot] = outcome if isinstance(outcome, Exception) else search_result(board, outcome)
     assert all(entry is not None for entry in entries)
     return entries  # type: ignore[return-value]  # every slot was filled above

@@ -10,126 +10,18 @@ The search runs in Rust with the GIL released; results come back as python-chess
 
 from __future__ import annotations
 
-import dataclasses
-import threading
-from typing import Any, Callable, Union, overload
+from typing import Any, Callable, overload
 
 import chess
 import chess.engine
 
 from camelpy import _core, timeman
+from camelpy.batch import BatchResult, ProgressCallback, analyse_many
+from camelpy.types import BoardOrFen, SearchResult, board_root, info_dict, limit_ms, search_result
 
-BoardOrFen = Union[str, chess.Board]
+__all__ = ["Engine", "InfoCallback", "SearchResult", "bench", "search"]
+
 InfoCallback = Callable[["chess.engine.InfoDict"], object]
-
-
-@dataclasses.dataclass(frozen=True)
-class SearchResult:
-    """What a search found (the last completed iteration)."""
-
-    best_move: chess.Move | None
-    """The move to play; ``None`` only if the side to move has no legal move."""
-    ponder: chess.Move | None
-    """The expected reply, if known."""
-    score: chess.engine.PovScore
-    """The score, from the point of view of the side to move at the root."""
-    depth: int
-    """Completed depth."""
-    seldepth: int
-    """Deepest ply reached."""
-    nodes: int
-    """Nodes searched."""
-    nps: int
-    """Nodes per second."""
-    time: float
-    """Seconds spent."""
-    hashfull: int
-    """Permille of the hash table written by this search."""
-    pv: list[chess.Move] = dataclasses.field(default_factory=list)
-    """The principal variation."""
-    lines: list[chess.engine.InfoDict] = dataclasses.field(default_factory=list)
-    """Every line searched, best first (one unless ``multipv`` > 1), as python-chess ``InfoDict``
-    objects with ``multipv``, ``score`` and ``pv``."""
-
-
-def _root(board_or_fen: BoardOrFen) -> tuple[chess.Board, str, list[str], bool]:
-    if isinstance(board_or_fen, chess.Board):
-        root = board_or_fen.root()
-        mode = board_or_fen.chess960
-        replay = root.copy(stack=False)
-        moves: list[str] = []
-        for move in board_or_fen.move_stack:
-            moves.append(replay.uci(move, chess960=mode))
-            replay.push(move)
-        return board_or_fen, root.fen(shredder=mode), moves, mode
-    if isinstance(board_or_fen, str):
-        # Our parser first, so a bad FEN raises camelpy.InvalidFenError quoting it.
-        board = _core.Position(board_or_fen).to_board()
-        return board, board_or_fen, [], False
-    raise TypeError(f"expected a FEN string or a chess.Board, got {type(board_or_fen).__name__}")
-
-
-def _score(raw: tuple[str, int], turn: chess.Color) -> chess.engine.PovScore:
-    kind, value = raw
-    relative: chess.engine.Score = chess.engine.Mate(value) if kind == "mate" else chess.engine.Cp(value)
-    return chess.engine.PovScore(relative, turn)
-
-
-def _moves(board: chess.Board, ucis: list[str]) -> list[chess.Move]:
-    line = []
-    replay = board.copy(stack=False)
-    for uci in ucis:
-        move = replay.parse_uci(uci)
-        line.append(move)
-        replay.push(move)
-    return line
-
-
-def _info_dict(board: chess.Board, raw: dict[str, Any]) -> chess.engine.InfoDict:
-    if "currmove" in raw:
-        return {
-            "depth": raw["depth"],
-            "currmove": board.parse_uci(raw["currmove"]),
-            "currmovenumber": raw["currmovenumber"],
-            "nodes": raw["nodes"],
-            "time": raw["time_ms"] / 1000,
-        }
-    info: chess.engine.InfoDict = {
-        "depth": raw["depth"],
-        "seldepth": raw["seldepth"],
-        "multipv": raw["multipv"],
-        "score": _score(raw["score"], board.turn),
-        "nodes": raw["nodes"],
-        "time": raw["time_ms"] / 1000,
-        "hashfull": raw["hashfull"],
-        "pv": _moves(board, raw["pv"]),
-    }
-    if raw["time_ms"] > 0:
-        info["nps"] = raw["nodes"] * 1000 // raw["time_ms"]
-    return info
-
-
-def _search_result(board: chess.Board, raw: dict[str, Any]) -> SearchResult:
-    """A native search's result dict as a :class:`SearchResult` for *board*."""
-    details = _info_dict(board, raw)
-    pv = details.get("pv", [])
-    return SearchResult(
-        best_move=board.parse_uci(raw["best_move"]) if raw["best_move"] else None,
-        ponder=pv[1] if len(pv) > 1 else None,
-        score=details["score"],
-        depth=raw["depth"],
-        seldepth=raw["seldepth"],
-        nodes=raw["nodes"],
-        nps=details.get("nps", 0),
-        time=raw["time_ms"] / 1000,
-        hashfull=raw["hashfull"],
-        pv=pv,
-        lines=[_info_dict(board, line) for line in raw["lines"]],
-    )
-
-
-SIGNAL_POLL_S = 0.05
-"""How often (s) a search waited on from the main thread lets Python deliver Ctrl-C."""
 
 
 class Engine:
@@ -147,15 +39,19 @@ class Engine:
     >>> engine.play(board, chess.engine.Limit(depth=4)).move
     Move.from_uci('d1d8')
 
-    :raises: :exc:`ValueError` for a hash size outside 1 MB … 1 TB or a thread count outside 1 … 256.
+    :raises: :exc:`ValueError` for a hash size outside 1 … ``camelpy.MAX_HASH_MB`` MiB or larger than
+        the machine's memory, or a thread count outside 1 … ``camelpy.MAX_THREADS``;
+        :exc:`MemoryError` if the system cannot provide the table; :exc:`TypeError` for a non-integer.
     """
 
-    def __init__(self, hash_mb: int = 16, threads: int = 1) -> None:
+    def __init__(self, hash_mb: int = _core.DEFAULT_HASH_MB, threads: int = 1) -> None:
         self._native = _core.Engine(hash_mb, threads)
 
     @property
     def hash_mb(self) -> int:
-        """The hash table's size in MiB; setting it replaces the table by an empty one."""
+        """The hash table's size in MiB; setting it replaces the table by an empty one (the old table
+        stays if the new one cannot be had: ``ValueError`` beyond the machine's memory, ``MemoryError``
+        if the system refuses it)."""
         return self._native.hash_mb
 
     @hash_mb.setter
@@ -198,8 +94,12 @@ class Engine:
         >>> [line["multipv"] for line in lines], len({line["pv"][0] for line in lines})
         ([1, 2, 3], 3)
 
-        :raises: :exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError` for bad input,
-            :exc:`ValueError` for a limit below 1.
+        Ctrl-C stops the search and raises :exc:`KeyboardInterrupt` once it has stopped.
+
+        :raises: :exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError` for bad input;
+            :exc:`ValueError` for a limit below 1 (*ms*, *depth*, *nodes*, *mate*, *multipv*) or above
+            its maximum (*multipv* ``camelpy.MAX_MULTIPV``); :exc:`TypeError` for a limit that is not
+            an integer.
         """
         return self._run(
             board_or_fen, ms=ms, depth=depth, nodes=nodes, mate=mate, moves=moves, multipv=multipv, info=info
@@ -218,67 +118,41 @@ class Engine:
         info: InfoCallback | None = None,
         clock: timeman.Budget | None = None,
     ) -> SearchResult:
-        board, fen, stack, chess960 = _root(board_or_fen)
-        searchmoves = [board.uci(m, chess960=chess960) for m in (moves or [])]
+        root = board_root(board_or_fen)
+        board = root.board()
+        searchmoves = [board.uci(m, chess960=root.chess960) for m in (moves or [])]
         manager = timeman.TimeManager(clock) if clock is not None else None
         callback = None
         if info is not None or manager is not None:
             report = info
 
-            def callback(raw: dict[str, Any]) -> None:
+            def callback(raw: _core.IterationInfo | _core.CurrMoveInfo) -> None:
                 if report is not None:
-                    report(_info_dict(board, raw))
-                if manager is not None and raw.get("multipv") == 1:
-                    kind, value = raw["score"]
-                    cp = value if kind == "cp" else None
-                    if manager.update(raw["depth"], raw["pv"][0], cp, raw["time_ms"]):
+                    report(info_dict(board, raw))
+                if (
+                    manager is not None
+                    and isinstance(raw, _core.IterationInfo)
+                    and raw.multipv == 1
+                    and raw.pv
+                ):
+                    if manager.update(raw.depth, raw.pv[0], raw.cp, raw.time_ms):
                         self._native.stop()
 
-        raw = self._interruptible(
-            lambda: self._native.search(
-                fen,
-                stack,
-                chess960,
-                depth=depth,
-                nodes=nodes,
-                movetime_ms=ms,
-                soft_ms=manager.outer_soft_ms if manager is not None else None,
-                hard_ms=clock.hard_ms if clock is not None else None,
-                mate=mate,
-                searchmoves=searchmoves,
-                multipv=multipv,
-                info=callback,
-            )
+        outcome = self._native.search(
+            root.fen,
+            list(root.moves),
+            root.chess960,
+            depth=depth,
+            nodes=nodes,
+            ms=ms,
+            soft_ms=manager.outer_soft_ms if manager is not None else None,
+            hard_ms=clock.hard_ms if clock is not None else None,
+            mate=mate,
+            searchmoves=searchmoves,
+            multipv=multipv,
+            info=callback,
         )
-        return _search_result(board, raw)
-
-    def _interruptible(self, call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """Runs a native search so that Ctrl-C stops it: on the main thread (where Python delivers
-        signals) the search runs on a helper thread while the main thread waits in short, interruptible
-        joins; a ``KeyboardInterrupt`` stops the search, waits for it, and propagates."""
-        if threading.current_thread() is not threading.main_thread():
-            return call()
-        outcome: list[Any] = []
-
-        def run() -> None:
-            try:
-                outcome.append(call())
-            except BaseException as err:  # re-raised on the caller's thread
-                outcome.append(err)
-
-        worker = threading.Thread(target=run, name="camelpy-search", daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(SIGNAL_POLL_S)
-        except KeyboardInterrupt:
-            self.stop()
-            worker.join()
-            raise
-        if isinstance(outcome[0], BaseException):
-            raise outcome[0]
-        result: dict[str, Any] = outcome[0]
-        return result
+        return search_result(board, outcome)
 
     def play(
         self,
@@ -290,20 +164,23 @@ class Engine:
     ) -> chess.engine.PlayResult:
         """Chooses a move like python-chess's ``SimpleEngine.play``, in-process: the ``Limit``'s time,
         depth, nodes, mate or clock (a share of the side to move's time and increment) bounds the
-        search. The result's ``info`` holds the final ``InfoDict``.
+        search. The result's ``info`` holds the final ``InfoDict``. On a board with no legal move
+        (checkmate, stalemate) the move is ``None``, as python-chess's ``SimpleEngine.play`` returns
+        for an engine's ``bestmove (none)``.
 
         >>> import chess, chess.engine, camelpy
         >>> board = chess.Board()
         >>> camelpy.Engine().play(board, chess.engine.Limit(nodes=2000)).move in board.legal_moves
         True
+        >>> mated = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+        >>> camelpy.Engine().play(mated, chess.engine.Limit(depth=2)).move is None
+        True
 
-        :raises: :exc:`chess.engine.EngineError` when *board* has no legal move (as python-chess does).
+        :raises: :exc:`ValueError` for a bad limit (as :meth:`search`; a negative or NaN time).
         """
         result = self._limited(board, limit, root_moves=root_moves, multipv=1, info=info)
-        if result.best_move is None:
-            raise chess.engine.EngineError(f"no legal move to play in {board.fen()!r}")
-        details = result.lines[0] if result.lines else {}
-        return chess.engine.PlayResult(result.best_move, result.ponder, dict(details))  # type: ignore[arg-type]
+        details = dict(result.lines[0]) if result.lines else {"depth": 0, "score": result.score}
+        return chess.engine.PlayResult(result.best_move, result.ponder, details)  # type: ignore[arg-type]
 
     @overload
     def analyse(
@@ -364,7 +241,7 @@ class Engine:
             clock = timeman.budget(int(clock_s * 1000), int(inc_s * 1000), limit.remaining_moves)
         return self._run(
             board,
-            ms=max(1, int(limit.time * 1000)) if limit.time is not None else None,
+            ms=limit_ms(limit),
             clock=clock,
             depth=limit.depth,
             nodes=limit.nodes,
@@ -388,13 +265,13 @@ class Engine:
 
     def evaluate(self, board_or_fen: BoardOrFen) -> int:
         """The static evaluation in centipawns, from the side to move's point of view."""
-        _, fen, stack, chess960 = _root(board_or_fen)
-        return int(self._native.evaluate(fen, stack, chess960))
+        root = board_root(board_or_fen)
+        return self._native.evaluate(root.fen, list(root.moves), root.chess960)
 
     def eval_trace(self, board_or_fen: BoardOrFen) -> str:
         """The evaluation's per-term breakdown (White, Black, middlegame, endgame), as a table."""
-        _, fen, stack, chess960 = _root(board_or_fen)
-        return str(self._native.eval_trace(fen, stack, chess960))
+        root = board_root(board_or_fen)
+        return self._native.eval_trace(root.fen, list(root.moves), root.chess960)
 
     def analyse_many(
         self,
@@ -402,8 +279,8 @@ class Engine:
         limit: chess.engine.Limit,
         *,
         threads: int | None = None,
-        progress: bool | Callable[[int, int], object] = False,
-    ) -> list[SearchResult | Exception]:
+        progress: bool | ProgressCallback = False,
+    ) -> list[BatchResult]:
         """Searches many positions independently, *threads* at a time (default: one per CPU), with
         this engine's evaluation weights, and returns one :class:`SearchResult` per item in input
         order; a bad FEN or board gives its exception in its place instead of aborting the batch.
@@ -417,11 +294,9 @@ class Engine:
         >>> type(results[0]).__name__, results[1].best_move is not None
         ('InvalidFenError', True)
 
-        :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, or a thread count
-            outside 1 … 256.
+        :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, a bad limit, or a
+            thread count outside 1 … ``camelpy.MAX_THREADS``.
         """
-        from camelpy.batch import analyse_many
-
         params = [(name, value) for name, value, _, _ in self._native.params()]
         return analyse_many(boards_or_fens, limit, threads=threads, progress=progress, params=params)
 

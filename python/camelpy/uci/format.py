@@ -1,12 +1,12 @@
 """Formatting the search's reports as UCI ``info`` lines, and the win/draw/loss model behind ``wdl``.
 
-The core hands over plain dicts (``depth``, ``seldepth``, ``multipv``, ``score`` as ``("cp", n)`` or
-``("mate", n)``, ``bound``, ``nodes``, ``time_ms``, ``hashfull``, ``pv``); this module turns them into
-text and nothing else.
+The core hands over typed reports (:class:`camelpy._core.IterationInfo`,
+:class:`camelpy._core.CurrMoveInfo`); this module turns them into text and nothing else.
 
+>>> from camelpy._core import IterationInfo
 >>> from camelpy.uci.format import info_line
->>> report = {"depth": 5, "seldepth": 7, "multipv": 1, "score": ("cp", 31), "bound": "exact",
-...           "nodes": 5400, "time_ms": 12, "hashfull": 3, "pv": ["e2e4", "e7e5"]}
+>>> report = IterationInfo(depth=5, seldepth=7, multipv=1, cp=31, nodes=5400, time_ms=12, hashfull=3,
+...                        pv=["e2e4", "e7e5"])
 >>> info_line(report)
 'info depth 5 seldepth 7 multipv 1 score cp 31 nodes 5400 nps 450000 hashfull 3 time 12 pv e2e4 e7e5'
 >>> info_line(report, wdl_ply=0).split(" nodes ")[0]
@@ -16,10 +16,11 @@ text and nothing else.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from typing import Literal
 
-__all__ = ["currmove_line", "info_line", "quote", "wdl"]
+from camelpy._core import CurrMoveInfo, IterationInfo
+
+__all__ = ["currmove_line", "info_line", "quote", "score", "wdl"]
 
 WDL_MIDPOINT_OPENING = 220
 """Centipawns at which a win becomes as likely as not, at the start of the game (our own guess, not fitted:
@@ -65,40 +66,46 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def info_line(report: Mapping[str, Any], *, wdl_ply: int | None = None) -> str:
+def score(report: IterationInfo) -> tuple[Literal["cp", "mate"], int]:
+    """The report's score as UCI writes it: ``("cp", n)`` or ``("mate", n)``."""
+    if report.mate is not None:
+        return "mate", report.mate
+    return "cp", report.cp if report.cp is not None else 0
+
+
+def info_line(report: IterationInfo, *, wdl_ply: int | None = None) -> str:
     """The ``info`` line for one iteration's report; with *wdl_ply* (the root's game ply) a ``wdl`` field
     is added (``UCI_ShowWDL``). ``nps`` is always there (fastchess's compliance check wants it in the last
     line), counting a search under a millisecond as one millisecond."""
-    kind, value = report["score"]
+    kind, value = score(report)
     parts = [
-        f"info depth {report['depth']} seldepth {report['seldepth']} multipv {report.get('multipv', 1)}",
+        f"info depth {report.depth} seldepth {report.seldepth} multipv {report.multipv}",
         f"score {kind} {value}",
     ]
-    bound = report.get("bound", "exact")
-    if bound == "lower":
+    if report.bound == "lower":
         parts.append("lowerbound")
-    elif bound == "upper":
+    elif report.bound == "upper":
         parts.append("upperbound")
     if wdl_ply is not None:
-        w, d, loss = wdl(report["score"], wdl_ply)
+        w, d, loss = wdl((kind, value), wdl_ply)
         parts.append(f"wdl {w} {d} {loss}")
-    nodes, ms = report["nodes"], report["time_ms"]
+    nodes, ms = report.nodes, report.time_ms
     parts.append(f"nodes {nodes} nps {nodes * 1000 // max(ms, 1)}")
-    parts.append(f"hashfull {report['hashfull']} time {ms}")
-    if report["pv"]:
-        parts.append("pv " + " ".join(report["pv"]))
+    parts.append(f"hashfull {report.hashfull} time {ms}")
+    if report.pv:
+        parts.append("pv " + " ".join(report.pv))
     return " ".join(parts)
 
 
-def currmove_line(report: Mapping[str, Any]) -> str:
+def currmove_line(report: CurrMoveInfo) -> str:
     """The ``info currmove`` line for a long search's progress report.
 
-    >>> currmove_line({"depth": 20, "currmove": "g1f3", "currmovenumber": 2, "nodes": 9, "time_ms": 3001})
+    >>> currmove_line(CurrMoveInfo(depth=20, currmove="g1f3", currmovenumber=2, nodes=9, time_ms=3001))
     'info depth 20 currmove g1f3 currmovenumber 2 nodes 9 time 3001'
     """
     return (
-        f"info depth {report['depth']} currmove {report['currmove']} "
-        f"currmovenumber {report['currmovenumber']} nodes {report['nodes']} time {report['time_ms']}"
+        f"info depth {report.depth} currmove {report.currmove} "
+        f"currmovenumber {report.currmovenumber} nodes {report.nodes} time {report.time_ms}"
     )
 
 

@@ -26,7 +26,6 @@ stays. (Stockfish, since 2026, exits on an invalid ``position``; camelpy deliber
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 import threading
 import time
@@ -55,13 +54,13 @@ move) fits many times over; anything longer is skipped in pieces and reported, s
 READ_CHUNK_BYTES = 1 << 16
 """Piece size in which an over-long line is skipped."""
 
-MAX_HASH_MB = 1 << 20
+MAX_HASH_MB = _core.MAX_HASH_MB
 """Largest Hash the core accepts (MiB)."""
 
-MAX_THREADS = 256
+MAX_THREADS = _core.MAX_THREADS
 """Largest Threads the core accepts."""
 
-MAX_MULTIPV = 256
+MAX_MULTIPV = _core.MAX_MULTIPV
 """Largest MultiPV (more than any position's number of legal moves)."""
 
 MAX_MOVE_OVERHEAD_MS = 5000
@@ -77,8 +76,8 @@ STOP_POLL_S = 0.002
 """How often ``stop`` re-asserts the core's stop flag while waiting for the worker (covers a stop that
 arrives before the core has started and reset its flag)."""
 
-MAX_PERFT_DEPTH = 30
-"""Deepest ``go perft`` accepted (anything deeper could not finish anyway)."""
+MAX_PERFT_DEPTH = _core.MAX_PERFT_DEPTH
+"""Deepest ``go perft`` accepted (the core's limit: anything deeper could not finish anyway)."""
 
 _WHITESPACE_CONTROL = str.maketrans({"\r": "\n"})
 
@@ -91,7 +90,7 @@ class LineSource(Protocol):
 
 def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
     options = [
-        Option.spin("Hash", 16, 1, MAX_HASH_MB),
+        Option.spin("Hash", _core.DEFAULT_HASH_MB, 1, MAX_HASH_MB),
         Option.spin("Threads", 1, 1, MAX_THREADS),
         Option.button("Clear Hash"),
         Option.check("Ponder", False),
@@ -175,7 +174,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     def __init__(self, write: Callable[[str], object]) -> None:
         self._write = write
         self._out_lock = threading.Lock()
-        self._engine = _core.Engine(16, 1)
+        self._engine = _core.Engine(_core.DEFAULT_HASH_MB, 1)
         params = self._engine.params()
         self._param_names = {name for name, *_ in params}
         self._options = OptionTable(_default_options(params))
@@ -338,8 +337,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         """What setting an option does beyond storing it; raises ``ValueError`` to refuse the value."""
         if name == "Hash":
             assert isinstance(value, int)
-            _check_memory(value)
-            self._engine.resize(value)
+            self._engine.resize(value)  # refuses more than the machine's memory; keeps the old table
         elif name == "Threads":
             assert isinstance(value, int)
             self._engine.set_threads(value)
@@ -458,7 +456,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 
     def _run_search(self, search: _Search) -> None:
         state, go = search.state, search.go
-        result: dict[str, Any] | None = None
+        result: _core.SearchOutcome | None = None
         kwargs: dict[str, Any] = {}
         manager = search.manager
         if manager is not None:
@@ -486,10 +484,10 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             search.released.wait()
         self._finish(search, result)
 
-    def _on_report(self, search: _Search, report: dict[str, Any]) -> None:
+    def _on_report(self, search: _Search, report: _core.IterationInfo | _core.CurrMoveInfo) -> None:
         if search.stop_requested.is_set():
             self._engine.stop()
-        if "currmove" in report:
+        if isinstance(report, _core.CurrMoveInfo):
             self.send(currmove_line(report))
             search.last_had_score = False
             return
@@ -497,28 +495,27 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         self.send(info_line(report, wdl_ply=search.state.game_ply() if show_wdl else None))
         search.last_had_score = True
         manager = search.manager
-        if manager is None or search.stopping or report.get("multipv", 1) != 1:
+        if manager is None or search.stopping or report.multipv != 1:
             return
-        if report.get("bound", "exact") != "exact":
+        if report.bound != "exact":
             return
-        if not report["pv"]:
+        if not report.pv:
             return
         elapsed = (time.monotonic() - search.manager_start) * 1000
-        kind, value = report["score"]
-        stop = manager.update(report["depth"], report["pv"][0], value if kind == "cp" else None, elapsed)
+        stop = manager.update(report.depth, report.pv[0], report.cp, elapsed)
         if stop or search.one_reply:
             if self._debug:
                 self.info(f"time manager stops at {elapsed:.0f} ms (soft x {manager.factor:.2f})")
             search.stopping = True
             self._engine.stop()
 
-    def _finish(self, search: _Search, result: dict[str, Any] | None) -> None:
+    def _finish(self, search: _Search, result: _core.SearchOutcome | None) -> None:
         with self._search_lock:
             if search.timer is not None:
                 search.timer.cancel()
-            best = result.get("best_move") if result else None
+            best = result.best_move if result else None
             if result is not None and (not search.last_had_score or best is None):
-                lines = result.get("lines") or [result]
+                lines = result.lines or [result.info]
                 show_wdl = bool(self._options["UCI_ShowWDL"])
                 for line in lines:
                     self.send(info_line(line, wdl_ply=search.state.game_ply() if show_wdl else None))
@@ -531,7 +528,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
                     self.info(f"no legal move ({reason})")
                     self.send("bestmove 0000")
             else:
-                ponder = result.get("ponder") if result else None
+                ponder = result.ponder if result else None
                 self.send(f"bestmove {best}" + (f" ponder {ponder}" if ponder else ""))
             search.done = True
 
@@ -690,17 +687,6 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         if search is not None and search.thread is not None:
             search.thread.join()
         self._sync()
-
-
-def _check_memory(hash_mb: int) -> None:
-    """Refuses a hash table larger than the machine's physical memory (allocating it would fail or
-    swap the machine to a halt)."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return
-    if hash_mb * (1 << 20) > total:
-        raise ValueError(f"Hash {hash_mb} MB exceeds this machine's memory ({total >> 20} MB)")
 
 
 def _bench_lines(depth: int | None) -> list[str]:

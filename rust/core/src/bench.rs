@@ -8,6 +8,7 @@
 use std::{sync::atomic::AtomicBool, time::Instant};
 
 use crate::{
+    error::AllocError,
     eval::EvalParams,
     search::{limits::SearchLimits, search, SearchState},
     tt::TranspositionTable,
@@ -84,20 +85,20 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` on one thread with a fresh 16 MiB table and fresh
-/// histories each time.
-pub fn bench(depth: i32) -> BenchResult {
+/// histories each time; an [`AllocError`] if the table cannot be allocated. Raising `stop` cuts the
+/// run short (the counts are then partial).
+pub fn bench(depth: i32, stop: &AtomicBool) -> Result<BenchResult, AllocError> {
     let start = Instant::now();
-    let stop = AtomicBool::new(false);
     let eval = EvalParams::DEFAULT;
-    let mut tt = TranspositionTable::new(BENCH_HASH_MB);
+    let mut tt = TranspositionTable::new(BENCH_HASH_MB)?;
     let mut nodes = 0;
     for fen in BENCH_FENS {
         let mut pos = Position::from_fen(fen, false).expect("bench positions are valid");
         tt.clear();
         let mut state = SearchState::new();
         let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
-        let result = search(&mut pos, &limits, &tt, &eval, &mut state, &stop, |_| {});
+        let result = search(&mut pos, &limits, &tt, &eval, &mut state, stop, |_| {});
         nodes += result.info.nodes;
     }
-    BenchResult { nodes, time_ms: start.elapsed().as_millis() as u64 }
+    Ok(BenchResult { nodes, time_ms: start.elapsed().as_millis() as u64 })
 }

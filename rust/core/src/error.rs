@@ -3,6 +3,7 @@
 //! FEN problems come in two kinds, kept apart as shakmaty does: [`FenError::Syntax`] (the text does not
 //! parse) and [`FenError::Invalid`] (it parses, but describes a position that cannot occur, see
 //! [`PositionError`]). Moves: [`MoveError::Invalid`] (not UCI syntax) and [`MoveError::Illegal`].
+//! Memory: [`AllocError`] (a table the allocator refused), never an abort.
 
 use core::fmt;
 
@@ -186,3 +187,21 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+/// An allocation the system refused (a table too large for the memory available). Allocation in the
+/// core is fallible wherever the size comes from the user, so this is an error value, never an abort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocError {
+    /// What was being allocated, e.g. "hash table".
+    pub what: &'static str,
+    /// The size asked for, in bytes.
+    pub bytes: usize,
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "could not allocate a {} of {} MiB ({} bytes)", self.what, self.bytes >> 20, self.bytes)
+    }
+}
+
+impl std::error::Error for AllocError {}

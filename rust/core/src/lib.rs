@@ -16,7 +16,7 @@ pub mod tt;
 pub mod types;
 
 pub use board::{Position, STARTING_FEN};
-pub use error::{FenError, FenField, MoveError, PositionError};
+pub use error::{AllocError, FenError, FenField, MoveError, PositionError};
 pub use movegen::{GenKind, MoveList};
 pub use types::{
     Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Score,

@@ -55,7 +55,7 @@
 use std::{
     collections::HashMap,
     sync::{
-        atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
         mpsc,
     },
     thread,
@@ -63,11 +63,12 @@ use std::{
 };
 
 use crate::{
+    error::AllocError,
     eval::EvalParams,
     search::{
         info::{Report, SearchResult},
         limits::SearchLimits,
-        search, search_thread, SearchState, ThreadOutcome, ThreadRole,
+        search, search_thread, NodeCounter, SearchState, ThreadOutcome, ThreadRole,
     },
     tt::TranspositionTable,
     types::{Move, Score, VALUE_MATE},
@@ -81,12 +82,6 @@ const VOTE_SCORE_BASE: i64 = 14;
 /// How often (ms) [`search_many`] calls its progress function while waiting for results, so that a
 /// caller can react to an interrupt (Ctrl-C) even when single positions take long.
 pub const BATCH_POLL_MS: u64 = 50;
-
-/// One thread's published node count, alone on its cache line so that publishing does not slow the
-/// other threads down (no false sharing).
-#[repr(align(64))]
-#[derive(Default)]
-pub struct NodeCounter(pub(crate) AtomicU64);
 
 /// Raises a flag when dropped: the helpers are stopped however the main thread leaves (even by a
 /// panic), so the scope that joins them can never wait forever.
@@ -228,6 +223,9 @@ pub struct BatchProgress {
 /// `progress` is called on the calling thread after each finished position and at least every
 /// [`BATCH_POLL_MS`] ms; returning `false` stops the batch: the running searches end at once and
 /// positions not yet started get `None`. A search cut short this way returns its best move so far.
+///
+/// The workers' tables are allocated on the calling thread before any search starts: if the memory
+/// is not there, the batch returns an [`AllocError`] and searches nothing.
 pub fn search_many(
     positions: &[Position],
     limits: &SearchLimits,
@@ -236,19 +234,19 @@ pub fn search_many(
     workers: usize,
     hash_mb: usize,
     mut progress: impl FnMut(BatchProgress) -> bool,
-) -> Vec<Option<SearchResult>> {
+) -> Result<Vec<Option<SearchResult>>, AllocError> {
     let total = positions.len();
     let mut results: Vec<Option<SearchResult>> = vec![None; total];
     let workers = workers.clamp(1, total.max(1));
+    let tables = (0..workers).map(|_| TranspositionTable::new(hash_mb)).collect::<Result<Vec<_>, _>>()?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     thread::scope(|s| {
         let (sender, receiver) = mpsc::channel::<(usize, SearchResult)>();
-        for _ in 0..workers {
+        for mut tt in tables {
             let sender = sender.clone();
             let (next, stop) = (&next, &stop);
             s.spawn(move || {
-                let mut tt = TranspositionTable::new(hash_mb);
                 let mut state = SearchState::new();
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -285,7 +283,7 @@ pub fn search_many(
             }
         }
     });
-    results
+    Ok(results)
 }
 
 #[cfg(test)]

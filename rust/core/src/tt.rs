@@ -24,7 +24,10 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use crate::types::{Move, Value, MAX_PLY, VALUE_MATE_IN_MAX_PLY, VALUE_NONE};
+use crate::{
+    error::AllocError,
+    types::{Move, Value, MAX_PLY, VALUE_MATE_IN_MAX_PLY, VALUE_NONE},
+};
 
 /// Entries per bucket: four 16-byte entries fill a 64-byte cache line.
 const BUCKET_ENTRIES: usize = 4;
@@ -142,18 +145,25 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes (at least one bucket).
-    pub fn new(mb: usize) -> TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one bucket), or an [`AllocError`] if the system
+    /// cannot provide the memory: the size comes from the user, so a failed allocation is an error
+    /// value, never an abort (whatever the operating system's over-commit setting, the request is
+    /// made with `try_reserve_exact` and its failure reported).
+    pub fn new(mb: usize) -> Result<TranspositionTable, AllocError> {
         let count = (mb.saturating_mul(1 << 20) / core::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: (0..count).map(|_| Bucket::default()).collect(),
-            generation: AtomicU8::new(0),
-        }
+        let failed =
+            AllocError { what: "hash table", bytes: count.saturating_mul(core::mem::size_of::<Bucket>()) };
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| failed)?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable { buckets: buckets.into_boxed_slice(), generation: AtomicU8::new(0) })
     }
 
-    /// Reallocates to about `mb` mebibytes; the contents are lost.
-    pub fn resize(&mut self, mb: usize) {
-        *self = TranspositionTable::new(mb);
+    /// Reallocates to about `mb` mebibytes; the contents are lost. The new table is allocated before
+    /// the old one is freed, so that a failure leaves the old table exactly as it was.
+    pub fn resize(&mut self, mb: usize) -> Result<(), AllocError> {
+        *self = TranspositionTable::new(mb)?;
+        Ok(())
     }
 
     /// The size in bytes.
@@ -268,8 +278,27 @@ mod tests {
     use crate::types::{mate_in, mated_in, Square};
 
     #[test]
+    fn an_allocation_the_system_refuses_is_an_error_and_resize_keeps_the_old_table() {
+        // 2^40 MiB is more than any address space: the allocator refuses it whatever the over-commit
+        // policy, and usize::MAX MiB overflows the size computation.
+        for mb in [1 << 40, usize::MAX] {
+            let err = TranspositionTable::new(mb).err().expect("refused");
+            assert_eq!(err.what, "hash table");
+            assert!(err.to_string().starts_with("could not allocate a hash table of "), "{err}");
+        }
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let mv = Move::new(Square::E2, Square::E4);
+        tt.store(42, 0, TTData { mv: Some(mv), value: 10, eval: 5, depth: 3, bound: Bound::Exact });
+        assert!(tt.resize(1 << 40).is_err());
+        assert_eq!(tt.size_bytes(), 1 << 20);
+        assert_eq!(tt.probe(42, 0).and_then(|d| d.mv), Some(mv));
+        tt.resize(2).unwrap();
+        assert_eq!(tt.size_bytes(), 2 << 20);
+    }
+
+    #[test]
     fn store_and_probe_round_trip() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         assert_eq!(tt.size_bytes(), 1 << 20);
         let mv = Move::new(Square::E2, Square::E4);
         tt.store(
@@ -288,7 +317,7 @@ mod tests {
 
     #[test]
     fn mate_values_are_relative_to_the_node() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         // Found at ply 3: mate in 5 plies from the root = mate in 2 plies from this node.
         tt.store(7, 3, TTData { mv: None, value: mate_in(5), eval: 0, depth: 10, bound: Bound::Exact });
         // Probed at ply 1 (a transposition nearer the root): mate in 3 plies from the root.
@@ -299,7 +328,7 @@ mod tests {
 
     #[test]
     fn replacement_prefers_shallow_and_old_entries() {
-        let tt = TranspositionTable::new(0); // one bucket: every key collides
+        let tt = TranspositionTable::new(0).unwrap(); // one bucket: every key collides
         for (key, depth) in [(1u64, 10), (2, 2), (3, 8), (4, 9)] {
             tt.store(key, 0, TTData { mv: None, value: 0, eval: 0, depth, bound: Bound::Exact });
         }
@@ -316,7 +345,7 @@ mod tests {
 
     #[test]
     fn same_key_keeps_deeper_result_and_old_move() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let mv = Move::new(Square::G1, Square::F3);
         tt.store(99, 0, TTData { mv: Some(mv), value: 50, eval: 0, depth: 12, bound: Bound::Exact });
         tt.store(99, 0, TTData { mv: None, value: 10, eval: 0, depth: 2, bound: Bound::Upper }); // much shallower, not exact: ignored
@@ -331,7 +360,7 @@ mod tests {
     fn concurrent_writers_never_produce_mixed_entries() {
         // Every thread writes entries whose data is a function of the key; a reader must never accept
         // data that does not belong to the key it probed (the XOR check rejects torn entries).
-        let tt = TranspositionTable::new(0); // one bucket: maximal contention
+        let tt = TranspositionTable::new(0).unwrap(); // one bucket: maximal contention
         let expected = |key: u64| ((key % 1000) as i32, (key % 60) as i32);
         std::thread::scope(|s| {
             for t in 0..4u64 {

@@ -23,7 +23,7 @@ const BENCH_SIGNATURE: u64 = 3_200_334;
 
 fn run(fen: &str, limits: SearchLimits) -> (SearchResult, Position) {
     let mut pos = Position::from_fen(fen, false).unwrap();
-    let tt = TranspositionTable::new(8);
+    let tt = TranspositionTable::new(8).expect("a small table");
     let mut state = SearchState::new();
     let stop = AtomicBool::new(false);
     let result = search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {});
@@ -36,7 +36,11 @@ fn depth(d: i32) -> SearchLimits {
 
 #[test]
 fn bench_signature() {
-    assert_eq!(bench(BENCH_DEPTH).nodes, BENCH_SIGNATURE, "search behaviour changed: commit with `Bench: N`");
+    assert_eq!(
+        bench(BENCH_DEPTH, &AtomicBool::new(false)).expect("a 16 MiB table").nodes,
+        BENCH_SIGNATURE,
+        "search behaviour changed: commit with `Bench: N`"
+    );
 }
 
 #[test]
@@ -100,7 +104,7 @@ fn searchmoves_restrict_the_root() {
 #[test]
 fn stop_flag_and_deadline_end_the_search_quickly_with_a_legal_move() {
     let mut pos = Position::startpos();
-    let tt = TranspositionTable::new(8);
+    let tt = TranspositionTable::new(8).expect("a small table");
     let mut state = SearchState::new();
     let stop = AtomicBool::new(false);
     let limits = SearchLimits::default(); // infinite
@@ -132,7 +136,7 @@ fn reports_every_iteration_with_a_legal_pv() {
     let mut pos =
         Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", false)
             .unwrap();
-    let tt = TranspositionTable::new(8);
+    let tt = TranspositionTable::new(8).expect("a small table");
     let mut state = SearchState::new();
     let stop = AtomicBool::new(false);
     let mut depths = Vec::new();

@@ -30,7 +30,7 @@ fn states(n: usize) -> Vec<SearchState> {
 
 fn smp(fen: &str, limits: &SearchLimits, threads: usize) -> (SearchResult, Position) {
     let mut pos = Position::from_fen(fen, false).unwrap();
-    let tt = TranspositionTable::new(8);
+    let tt = TranspositionTable::new(8).expect("a small table");
     let stop = AtomicBool::new(false);
     let result = search_smp(&mut pos, limits, &tt, &EvalParams::DEFAULT, &mut states(threads), &stop, |_| {});
     (result, pos)
@@ -66,14 +66,14 @@ fn one_thread_is_exactly_the_plain_search() {
     for fen in BENCH_FENS.iter().step_by(7) {
         let limits = SearchLimits { depth: Some(7), ..SearchLimits::default() };
         let mut pos = Position::from_fen(fen, false).unwrap();
-        let tt = TranspositionTable::new(8);
+        let tt = TranspositionTable::new(8).expect("a small table");
         let stop = AtomicBool::new(false);
         let mut reports = Vec::new();
         let plain =
             search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut SearchState::new(), &stop, |r| {
                 reports.push(report_key(r))
             });
-        let tt = TranspositionTable::new(8);
+        let tt = TranspositionTable::new(8).expect("a small table");
         let mut smp_reports = Vec::new();
         let one = search_smp(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut states(1), &stop, |r| {
             smp_reports.push(report_key(r))
@@ -147,7 +147,7 @@ fn multipv_lines_are_distinct_with_threads() {
 #[test]
 fn stress_random_stops_always_give_legal_moves() {
     let mut rng = Rng(0x5EED_5A1D);
-    let tt = TranspositionTable::new(4);
+    let tt = TranspositionTable::new(4).expect("a small table");
     let mut all_states = states(4);
     let caller = std::thread::current().id();
     for round in 0..48 {
@@ -200,7 +200,7 @@ fn stress_random_stops_always_give_legal_moves() {
 #[test]
 fn hard_deadline_ends_a_threaded_search() {
     let mut pos = Position::startpos();
-    let tt = TranspositionTable::new(4);
+    let tt = TranspositionTable::new(4).expect("a small table");
     let stop = AtomicBool::new(false);
     let limits = SearchLimits {
         hard_deadline: Some(Instant::now() + Duration::from_millis(50)),
@@ -223,14 +223,15 @@ fn batch_results_are_in_order_and_do_not_depend_on_the_workers() {
         calls += 1;
         assert!(p.done <= p.total);
         true
-    });
+    })
+    .expect("small tables");
     assert!(calls >= positions.len());
-    let three = search_many(&positions, &limits, None, &eval, 3, 1, |_| true);
+    let three = search_many(&positions, &limits, None, &eval, 3, 1, |_| true).expect("small tables");
     assert!(one.iter().cloned().map(|r| r.map(timeless)).eq(three.into_iter().map(|r| r.map(timeless))));
     for (pos, result) in positions.iter().zip(&one) {
         // Each equals a search with a fresh table of the same size.
         let mut p = pos.clone();
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).expect("a small table");
         let alone =
             search(&mut p, &limits, &tt, &eval, &mut SearchState::new(), &AtomicBool::new(false), |_| {});
         assert!(result.clone().map(timeless) == Some(timeless(alone)), "{}", pos.fen());
@@ -244,7 +245,8 @@ fn batch_stops_when_progress_says_so() {
     let start = Instant::now();
     let results = search_many(&positions, &limits, None, &EvalParams::DEFAULT, 2, 1, |p| {
         p.done == 0 && start.elapsed() < Duration::from_millis(100)
-    });
+    })
+    .expect("small tables");
     assert!(start.elapsed() < Duration::from_secs(5));
     assert_eq!(results.len(), positions.len());
     assert!(results.iter().filter(|r| r.is_none()).count() >= positions.len() - 2);
@@ -262,6 +264,17 @@ fn batch_stops_when_progress_says_so() {
         2,
         1,
         |_| true,
-    );
+    )
+    .expect("small tables");
     assert!(results.iter().all(|r| r.as_ref().is_some_and(|r| r.info.depth >= 1)));
+}
+
+#[test]
+fn a_batch_whose_tables_cannot_be_allocated_is_an_error_not_an_abort() {
+    let positions = vec![Position::startpos()];
+    let limits = SearchLimits { depth: Some(1), ..Default::default() };
+    // usize::MAX MiB saturates to a request no allocator can satisfy.
+    let err =
+        search_many(&positions, &limits, None, &EvalParams::DEFAULT, 2, usize::MAX, |_| true).unwrap_err();
+    assert_eq!(err.what, "hash table");
 }

@@ -9,6 +9,7 @@ use pyo3::{
 };
 
 use crate::{
+    args::opt_int_arg,
     convert::{to_chess_move, MoveInput},
     errors::{fen_error, move_error},
 };
@@ -202,9 +203,10 @@ impl PyPosition {
     }
 
     /// True if the position occurred at least *count* times since the last irreversible move.
-    #[pyo3(signature = (count = 3))]
-    fn is_repetition(&self, count: usize) -> bool {
-        self.pos.repetition_count() >= count
+    #[pyo3(signature = (count = None))]
+    fn is_repetition(&self, count: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let count = opt_int_arg(count, "count", 0, u64::MAX)?.unwrap_or(3);
+        Ok(self.pos.repetition_count() as u64 >= count)
     }
 
     /// True if the game is over without a claim, as python-chess's ``is_game_over()``: checkmate,

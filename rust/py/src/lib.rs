@@ -1,11 +1,15 @@
 //! `camelpy._core`: the PyO3 bindings of `camelpy-core`. Each module here mirrors a core module and only
 //! converts: extract Python inputs, call the core (with the GIL released for long calls), build results.
 
+mod args;
 mod board;
 mod convert;
 mod errors;
+mod info;
+mod interrupt;
 mod perft;
 mod search;
+mod threads;
 
 use pyo3::prelude::*;
 
@@ -20,12 +24,31 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STARTING_FEN", camelpy_core::STARTING_FEN)?;
     // The bench positions, for Python benchmarks that time the search on the same list.
     m.add("BENCH_FENS", camelpy_core::bench::BENCH_FENS.to_vec())?;
+    // The limits of every numeric argument, read by the Python API and the UCI options (one source).
+    m.add("MAX_HASH_MB", args::MAX_HASH_MB)?;
+    m.add("DEFAULT_HASH_MB", args::DEFAULT_HASH_MB)?;
+    m.add("MAX_THREADS", args::MAX_THREADS)?;
+    m.add("MAX_MULTIPV", args::MAX_MULTIPV)?;
+    m.add("BATCH_HASH_MB", args::BATCH_HASH_MB)?;
+    m.add("MAX_SEARCH_DEPTH", args::MAX_SEARCH_DEPTH)?;
+    m.add("MAX_BENCH_DEPTH", args::MAX_BENCH_DEPTH)?;
+    m.add("MAX_PERFT_DEPTH", args::MAX_PERFT_DEPTH)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_class::<board::PyPosition>()?;
     m.add_class::<search::PyEngine>()?;
+    m.add_class::<info::PyIterationInfo>()?;
+    m.add_class::<info::PyCurrMoveInfo>()?;
+    m.add_class::<info::PySearchOutcome>()?;
     m.add_function(wrap_pyfunction!(board::_restore_position, m)?)?;
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
-    m.add_function(wrap_pyfunction!(search::analyse_many, m)?)?;
+    m.add_function(wrap_pyfunction!(threads::analyse_many, m)?)?;
     Ok(())
+}
+
+/// The number of worker threads a batch uses by default: one per CPU this process may run on.
+#[pyfunction]
+fn default_threads() -> u64 {
+    args::default_threads()
 }

@@ -13,7 +13,7 @@ pub mod movepick;
 pub mod params;
 
 use std::{
-    sync::atomic::{AtomicBool, Ordering},
+    sync::atomic::{AtomicBool, AtomicU64, Ordering},
     time::Instant,
 };
 
@@ -28,7 +28,6 @@ use crate::{
     board::SEE_VALUES,
     eval::{evaluate_cached, EvalParams, PawnCache},
     movegen::MoveList,
-    threads::NodeCounter,
     tt::{Bound, TTData, TranspositionTable},
     types::{
         is_mate, mate_in, mated_in, Move, MoveKind, PieceType, Score, Value, MAX_PLY, VALUE_DRAW,
@@ -57,6 +56,13 @@ pub(crate) struct ThreadRole<'a> {
     /// Every thread's node count, published at each stop poll (indexed by `index`).
     pub nodes: &'a [NodeCounter],
 }
+
+/// One thread's published node count, alone on its cache line so that publishing does not slow the
+/// other threads down (no false sharing). Here, beside [`ThreadRole`] which carries them, so that the
+/// search does not import from [`crate::threads`] (which builds on the search).
+#[repr(align(64))]
+#[derive(Default)]
+pub(crate) struct NodeCounter(pub(crate) AtomicU64);
 
 /// What one searcher of a (possibly multi-threaded) search ended with.
 pub(crate) struct ThreadOutcome {
