@@ -186,3 +186,25 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+/// A perft-suite line (`<FEN> ;D1 20 ;D2 400 …`) that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteLineError {
+    /// What is wrong, e.g. "bad perft tag 'D1 x'".
+    pub reason: String,
+    /// The line's number (from 1) when it was read as part of a file by [`crate::perft::parse_suite`].
+    pub line_number: Option<usize>,
+    /// The whole line.
+    pub line: String,
+}
+
+impl fmt::Display for SuiteLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line_number {
+            Some(n) => write!(f, "{} at line {n}: '{}'", self.reason, quote(&self.line)),
+            None => write!(f, "{} in perft suite line: '{}'", self.reason, quote(&self.line)),
+        }
+    }
+}
+
+impl std::error::Error for SuiteLineError {}
