@@ -14,6 +14,7 @@ import pytest
 
 MODULES = [
     "camelpy",
+    "camelpy._quote",
     "camelpy.errors",
     "camelpy.engine",
     "camelpy.batch",

@@ -19,6 +19,8 @@ from pathlib import Path
 import chess
 import chess.pgn
 
+from camelpy._quote import quote
+
 __all__ = ["Opening", "choose", "load_openings", "openings_from_lines"]
 
 
@@ -62,9 +64,9 @@ def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Ope
         try:
             board, ops = chess.Board.from_epd(text)
         except ValueError as err:
-            raise ValueError(f"bad EPD at {source}:{number}: {text!r} ({err})") from None
+            raise ValueError(f"bad EPD at {source}:{number}: {quote(text)} ({err})") from None
         if not board.is_valid():
-            raise ValueError(f"impossible position at {source}:{number}: {text!r}")
+            raise ValueError(f"impossible position at {source}:{number}: {quote(text)}")
         name = ops.get("id")
         book.append(Opening(board.fen(), (), str(name) if name else f"{Path(source).name}:{number}"))
     return book

@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 from typing import IO
 
+from camelpy._quote import quote
 from camelpy.uci.loop import ENGINE_AUTHOR, ENGINE_NAME, LineSource, UciEngine, run_bench
 
 __all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "UciEngine", "main", "run_bench"]
@@ -62,7 +63,7 @@ def main(
         elif arg.startswith("--") and sep and engine.has_option(name):
             engine.handle(f"setoption name {name} value {value}")
         else:
-            print(f"camelpy: ignoring command-line argument {arg!r}", file=sys.stderr)
+            print(f"camelpy: ignoring command-line argument {quote(arg)}", file=sys.stderr)
     source = stdin if stdin is not None else _stdin_bytes()
     if source is None:
         return engine.run(_Empty())

@@ -37,10 +37,11 @@ import chess
 import chess.polyglot
 
 from camelpy import _core, timeman
+from camelpy._quote import quote
 from camelpy.book import Book, InvalidBookError
 from camelpy.uci import commands
 from camelpy.uci.commands import CommandError, Go, parse_go, parse_position, parse_setoption, split_command
-from camelpy.uci.format import currmove_line, info_line, quote
+from camelpy.uci.format import currmove_line, info_line
 from camelpy.uci.options import Option, OptionError, OptionTable, Value
 
 __all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "LineSource", "UciEngine", "run_bench"]
