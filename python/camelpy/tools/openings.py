@@ -11,7 +11,9 @@ order. Each opening is played twice, colours swapped (a game pair), so its bias 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
+import json
 import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -21,7 +23,7 @@ import chess.pgn
 
 from camelpy._quote import quote
 
-__all__ = ["Opening", "choose", "load_openings", "openings_from_lines"]
+__all__ = ["Opening", "book_digest", "choose", "load_openings", "openings_from_lines"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +51,17 @@ class Opening:
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
         return {"fen": self.fen, "moves": list(self.moves), "name": self.name}
+
+
+def book_digest(openings: Iterable[Opening]) -> str:
+    """A short fingerprint of an opening book, its openings in order: a resumed match or tournament
+    checks by it that it plays the same book as the run it continues.
+
+    >>> book_digest([Opening()]) == book_digest([Opening()]) != book_digest([Opening(moves=("e2e4",))])
+    True
+    """
+    data = [opening.to_json() for opening in openings]
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Opening]:
