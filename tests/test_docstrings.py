@@ -26,6 +26,7 @@ MODULES = [
     "camelpy.uci.commands",
     "camelpy.timeman",
     "camelpy.book",
+    "camelpy.tools.bench",
     "camelpy.tools.stats",
     "camelpy.tools.perft",
     "camelpy.tools.engines",

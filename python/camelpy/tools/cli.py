@@ -9,15 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from camelpy.tools import epd, match, perft, tournament
+from camelpy.tools import bench, epd, match, perft, tournament
 
-COMMANDS = ("perft", "match", "tournament", "epd")
+COMMANDS = ("bench", "perft", "match", "tournament", "epd")
 """The first command-line words that select a tool rather than the UCI engine."""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="camelpy", description="camelpy chess engine tools")
     sub = parser.add_subparsers(dest="command", required=True)
+    bench.add_arguments(sub.add_parser("bench", help="run the fixed search benchmark (node count and speed)"))
     perft.add_arguments(
         sub.add_parser("perft", help="count the leaves of the legal move tree, or run a perft suite")
     )
@@ -31,8 +32,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Runs the tool named by ``argv[0]`` with the rest of ``argv``; returns the exit status."""
-    args = _parser().parse_args(argv)
-    tools = {"perft": perft.main, "match": match.main, "tournament": tournament.main, "epd": epd.main}
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2), already printed by argparse
+        return done.code if isinstance(done.code, int) else 2
+    tools = {
+        "bench": bench.main,
+        "perft": perft.main,
+        "match": match.main,
+        "tournament": tournament.main,
+        "epd": epd.main,
+    }
     try:
         return tools[args.command](args)
     except BrokenPipeError:  # output piped into `head`: not an error

@@ -24,9 +24,9 @@ import sys
 from typing import IO
 
 from camelpy._quote import quote
-from camelpy.uci.loop import ENGINE_AUTHOR, ENGINE_NAME, LineSource, UciEngine, run_bench
+from camelpy.uci.loop import ENGINE_AUTHOR, ENGINE_NAME, LineSource, UciEngine
 
-__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "UciEngine", "main", "run_bench"]
+__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "UciEngine", "main"]
 
 
 def main(

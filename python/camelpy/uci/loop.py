@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any, Protocol
+from typing import Any, Protocol
 
 import chess
 import chess.polyglot
@@ -39,12 +38,13 @@ import chess.polyglot
 from camelpy import _core, timeman
 from camelpy._quote import quote
 from camelpy.book import Book, InvalidBookError
+from camelpy.tools.bench import bench_lines, parse_depth
 from camelpy.uci import commands
 from camelpy.uci.commands import CommandError, Go, parse_go, parse_position, parse_setoption, split_command
 from camelpy.uci.format import currmove_line, info_line
 from camelpy.uci.options import Option, OptionError, OptionTable, Value
 
-__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "LineSource", "UciEngine", "run_bench"]
+__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "LineSource", "UciEngine"]
 
 ENGINE_NAME = f"camelpy {_core.__version__}"
 ENGINE_AUTHOR = "the camelpy developers"
@@ -654,14 +654,14 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         depth = None
         if words:
             try:
-                depth = int(words[0])
-            except ValueError:
-                self.info(f"bench: expected a depth, got {quote(words[0])}")
+                depth = parse_depth(words[0])
+            except ValueError as err:
+                self.info(f"bench: {err}")
                 return
         if self._searching():
             self.info("bench: not while searching")
             return
-        for line in _bench_lines(depth):
+        for line in bench_lines(depth):
             self.send(line)
 
     def _display(self) -> None:
@@ -702,23 +702,3 @@ def _check_memory(hash_mb: int) -> None:
         return
     if hash_mb * (1 << 20) > total:
         raise ValueError(f"Hash {hash_mb} MB exceeds this machine's memory ({total >> 20} MB)")
-
-
-def _bench_lines(depth: int | None) -> list[str]:
-    nodes, ms = _core.bench(depth)
-    nps = nodes * 1000 // max(ms, 1)
-    return [
-        f"Total time (ms) : {ms}",
-        f"Nodes searched: {nodes}",
-        f"Nodes/second: {nps}",
-        f"{nodes} nodes {nps} nps",
-    ]
-
-
-def run_bench(depth: int | None = None, out: IO[str] | None = None) -> int:
-    """``camelpy bench [depth]``: runs the fixed bench and prints its node count and speed in the forms
-    Stockfish and OpenBench read (``Nodes searched: N``, ``Nodes/second: M``, then ``N nodes M nps``)."""
-    stream = out if out is not None else sys.stdout
-    for line in _bench_lines(depth):
-        print(line, file=stream, flush=True)
-    return 0
