@@ -27,6 +27,7 @@ MODULES = [
     "camelpy.timeman",
     "camelpy.book",
     "camelpy.tools.bench",
+    "camelpy.tools.cli",
     "camelpy.tools.stats",
     "camelpy.tools.perft",
     "camelpy.tools.engines",

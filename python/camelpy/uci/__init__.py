@@ -63,7 +63,11 @@ def main(
         elif arg.startswith("--") and sep and engine.has_option(name):
             engine.handle(f"setoption name {name} value {value}")
         else:
-            print(f"camelpy: ignoring command-line argument {quote(arg)}", file=sys.stderr)
+            print(
+                f"camelpy: ignoring command-line argument {quote(arg)} (not a UCI option; "
+                "`camelpy --help` lists the commands)",
+                file=sys.stderr,
+            )
     source = stdin if stdin is not None else _stdin_bytes()
     if source is None:
         return engine.run(_Empty())
