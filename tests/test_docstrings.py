@@ -21,6 +21,7 @@ MODULES = [
     "camelpy.__main__",
     "camelpy.uci",
     "camelpy.uci.loop",
+    "camelpy.uci.session",
     "camelpy.uci.options",
     "camelpy.uci.format",
     "camelpy.uci.commands",

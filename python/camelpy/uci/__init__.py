@@ -1,7 +1,8 @@
 """The UCI engine: ``camelpy`` (or ``python -m camelpy``) with no subcommand speaks UCI on stdin/stdout.
 
-The loop, the option table and the output formatting live here (:mod:`camelpy.uci.loop`,
-:mod:`camelpy.uci.options`, :mod:`camelpy.uci.format`, :mod:`camelpy.uci.commands`); time management is
+The loop, the search session, the option table and the output formatting live here
+(:mod:`camelpy.uci.loop`, :mod:`camelpy.uci.session`, :mod:`camelpy.uci.options`,
+:mod:`camelpy.uci.format`, :mod:`camelpy.uci.commands`); time management is
 :mod:`camelpy.timeman` and the opening book :mod:`camelpy.book`. The search itself runs in the Rust core
 with the GIL released.
 
