@@ -16,6 +16,8 @@ from pathlib import Path
 
 import chess
 import pytest
+from camelpy.tools.perft import PerftCase as PerftCase  # re-exported: the suite readers' case type
+from camelpy.tools.perft import read_suite
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PERFT_SUITES_DIR = REPO_ROOT / "perft_suites"
@@ -43,50 +45,12 @@ CI_NODE_LIMIT = 200_000
 LENIENT_STATUS = chess.STATUS_IMPOSSIBLE_CHECK
 
 
-@dataclasses.dataclass(frozen=True)
-class PerftCase:
-    """One line of a perft suite: ``<FEN> ;D1 n ;D2 n ...``."""
-
-    fen: str
-    chess960: bool
-    counts: dict[int, int]
-    """Expected leaf count per depth, read from the ``;Dn`` tags (not every depth is listed)."""
-    source: str
-    """``"<file>:<line number>"``, used as the pytest id."""
-
-    def capped(self, limit: int | None) -> dict[int, int]:
-        """The listed depths whose count is at most ``limit`` (all of them for ``None``)."""
-        return {d: n for d, n in self.counts.items() if limit is None or n <= limit}
-
-
-def parse_perft_line(line: str, *, chess960: bool, source: str) -> PerftCase:
-    """Parse ``<FEN> ;D1 20 ;D2 400 ...``; the depth comes from the tag, not the position."""
-    fen, *tags = line.split(";")
-    counts: dict[int, int] = {}
-    for tag in tags:
-        name, value = tag.split()
-        if not (name.startswith("D") and name[1:].isdigit()):
-            raise ValueError(f"bad perft tag {tag!r} at {source}")
-        depth = int(name[1:])
-        if depth in counts:
-            raise ValueError(f"duplicate depth {depth} at {source}")
-        counts[depth] = int(value)
-    if not counts:
-        raise ValueError(f"no perft counts at {source}")
-    return PerftCase(fen=fen.strip(), chess960=chess960, counts=counts, source=source)
-
-
 @functools.cache
 def read_perft_suite(path: Path) -> tuple[PerftCase, ...]:
-    """Read a perft suite. Fischer files (Shredder castling letters) are read as Chess960."""
-    chess960 = path.stem.endswith("fischer")
-    cases = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if line.strip():
-                source = f"{path.stem}:{number}"
-                cases.append(parse_perft_line(line, chess960=chess960, source=source))
-    return tuple(cases)
+    """A perft suite read by :func:`camelpy.tools.perft.read_suite`, the one parser of the format (each
+    case's ``source``, ``"<file name>:<line>"``, is the pytest id). Fischer files (Shredder castling
+    letters) are read as Chess960."""
+    return tuple(read_suite(path))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,6 +14,7 @@ import pytest
 
 MODULES = [
     "camelpy",
+    "camelpy._quote",
     "camelpy.errors",
     "camelpy.engine",
     "camelpy.batch",
@@ -21,11 +22,14 @@ MODULES = [
     "camelpy.__main__",
     "camelpy.uci",
     "camelpy.uci.loop",
+    "camelpy.uci.session",
     "camelpy.uci.options",
     "camelpy.uci.format",
     "camelpy.uci.commands",
     "camelpy.timeman",
     "camelpy.book",
+    "camelpy.tools.bench",
+    "camelpy.tools.cli",
     "camelpy.tools.stats",
     "camelpy.tools.perft",
     "camelpy.tools.engines",

@@ -62,7 +62,7 @@ def test_suite_files_parse(path, entries):
             lenient.append(case.source)
         if 1 in case.counts:
             assert board.legal_moves.count() == case.counts[1], case.source
-    assert lenient == (["standard:51"] if path == STANDARD_EPD else [])
+    assert lenient == (["standard.epd:51"] if path == STANDARD_EPD else [])
 
 
 # --- perft against the suites ---------------------------------------------------------

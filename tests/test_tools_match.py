@@ -18,7 +18,7 @@ import pytest
 from camelpy.tools import stats
 from camelpy.tools.engines import EngineStartError, TimeControl, parse_engine
 from camelpy.tools.match import run_match
-from camelpy.tools.openings import load_openings
+from camelpy.tools.openings import Opening, book_digest, load_openings
 from camelpy.tools.referee import Adjudication, MoveRecord, _adjudicate
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -133,6 +133,14 @@ def test_resume_plays_only_missing_games(tmp_path: Path) -> None:
     assert len(read_pgn(tmp_path / "games.pgn")) == 6
     with pytest.raises(ValueError, match="other settings"):
         run_match(a, parse_engine(fake("first", "name=b", "nodes=2")), rounds=3, out=tmp_path)
+
+
+def test_book_digest_is_public_and_stable() -> None:
+    # Pinned: a run written before the digest moved to openings.py (it was match._digest) must still
+    # be recognised as the same book when resumed.
+    book = [Opening(), Opening(moves=("e2e4", "e7e5"), name="x")]
+    assert book_digest(book) == "ed4d1a86b4ea3285"
+    assert book_digest(reversed(book)) != book_digest(book)
 
 
 def test_sprt_stops_as_soon_as_a_bound_is_crossed() -> None:

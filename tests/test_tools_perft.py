@@ -60,12 +60,36 @@ def test_cli_reports_mismatch_with_divide(tmp_path: Path) -> None:
     assert "Mismatches: 1" in done.stdout
 
 
+# The same lines and reasons as the core's parser test (rust/core/src/perft.rs, `suite_lines`).
 @pytest.mark.parametrize(
-    ("line", "needle"), [("8/8 w - - ;D1 x", "D1 x"), ("8/8/8/8/8/8/8/K6k w - -", "no ';Dn")]
+    ("line", "message"),
+    [
+        ("8/8 w - - ;D1 x", "bad perft tag 'D1 x' at line: '8/8 w - - ;D1 x'"),
+        ("8/8 w - - ;D1 1 2", "bad perft tag 'D1 1 2' at"),
+        ("8/8 w - - ;E1 1", "bad perft tag 'E1 1' at"),
+        ("8/8 w - - ;D-1 1", "bad perft tag 'D-1 1' at"),
+        ("8/8 w - - ;D1 +1", "bad perft tag 'D1 +1' at"),
+        ("8/8 w - - ;D1 \u00b2", "bad perft tag 'D1 \u00b2' at"),
+        ("8/8 w - - ;", "bad perft tag '' at"),
+        ("8/8 w - - ;D1 1 ;D1 1", "depth 1 listed twice at"),
+        ("8/8/8/8/8/8/8/K6k w - -", "no ';Dn count' tags at"),
+        (" ;D1 1", "no fen before the first ';' at"),
+        ("k ;D1 x\x07'", "at line: 'k ;D1 x\\x07\\''"),
+    ],
 )
-def test_bad_suite_lines(line: str, needle: str) -> None:
-    with pytest.raises(ValueError, match=needle):
+def test_bad_suite_lines(line: str, message: str) -> None:
+    with pytest.raises(ValueError) as info:
         perft.parse_suite_line(line)
+    text = str(info.value)
+    assert text.startswith(message) or text.endswith(message), text
+
+
+def test_suite_lines_keep_their_order_and_source() -> None:
+    line = "  4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66  ;D6 764643\n"
+    case = perft.parse_suite_line(line, source="s:3")
+    assert case.fen == "4k3/8/8/8/8/8/8/4K2R w K - 0 1" and case.source == "s:3"
+    assert list(case.counts.items()) == [(1, 15), (2, 66), (6, 764643)]
+    assert case.capped(100) == {1: 15, 2: 66} and case.capped(None) == case.counts
 
 
 def test_cli_bad_suite_path_is_an_error_line() -> None:

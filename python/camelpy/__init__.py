@@ -1,8 +1,11 @@
 """camelpy: a chess engine for Python programmers, with a Rust core.
 
-Move generation, perft and (later) search run in Rust with the GIL released; everything you touch
-follows python-chess: FEN strings or :class:`chess.Board` in, :class:`chess.Move` out, ``ValueError``
-subclasses for bad input.
+Move generation, perft, the evaluation and the search (with LazySMP threads) run in Rust with the GIL
+released; everything you touch follows python-chess: FEN strings or :class:`chess.Board` in,
+:class:`chess.Move` and :class:`chess.engine.PovScore` out, ``ValueError`` subclasses for bad input.
+:func:`search` and :class:`Engine` search, :func:`perft` and :func:`divide` count, :func:`bench` runs the
+fixed benchmark. ``camelpy`` on the command line is a UCI engine (:mod:`camelpy.uci`), and ``camelpy
+--help`` lists the engine-builder's tools (:mod:`camelpy.tools`).
 
 >>> import camelpy
 >>> camelpy.perft(camelpy.STARTING_FEN, 3)

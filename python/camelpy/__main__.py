@@ -1,7 +1,8 @@
-"""Command line: ``camelpy`` (or ``python -m camelpy``) alone is the UCI engine; ``camelpy bench [depth]``
-runs the fixed bench and exits; ``camelpy perft …`` and the other tool subcommands are in
-:mod:`camelpy.tools`. Anything else (for example lichess-bot's ``--key=value`` flags) starts the UCI
-engine, which applies the flags that name its options and ignores the rest.
+"""The console script: ``camelpy`` (or ``python -m camelpy``) with no arguments is the UCI engine, as GUIs
+start it; ``camelpy --help`` (or ``-h``, ``help``) lists the tool subcommands (``camelpy bench [depth]``,
+``camelpy perft …``, see :mod:`camelpy.tools.cli`) and ``camelpy --version`` prints the version. Any other
+first word (for example lichess-bot's ``--key=value`` flags) starts the UCI engine, which applies the
+flags that name its options and notes the rest on stderr.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Dispatches on the first word: ``bench``, a tool subcommand, or else the UCI engine.
+    """Dispatches on the first word: a tool subcommand, help or the version, or else the UCI engine.
 
     Run as the program (*argv* ``None``: the console script, ``python -m camelpy``), the UCI engine ends
     the process as soon as it has answered ``quit`` and flushed its output, skipping the interpreter's
@@ -22,9 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     from camelpy.tools import cli
 
-    if args and args[0] == "bench":
-        return _bench(args[1:])
-    if args and args[0] in cli.COMMANDS:
+    if args and cli.handles(args[0]):
         return cli.main(args)
     from camelpy.uci import main as uci_main
 
@@ -37,26 +36,6 @@ def main(argv: list[str] | None = None) -> int:
                 pass
         os._exit(status)
     return status
-
-
-def _bench(args: list[str]) -> int:
-    from camelpy.uci import run_bench
-
-    depth = None
-    if args:
-        try:
-            depth = int(args[0])
-        except ValueError:
-            print(f"camelpy bench: expected a depth, got {args[0]!r}", file=sys.stderr)
-            return 2
-        if depth < 1:
-            print(f"camelpy bench: depth must be at least 1, got {depth}", file=sys.stderr)
-            return 2
-    try:
-        return run_bench(depth)
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 0
 
 
 if __name__ == "__main__":

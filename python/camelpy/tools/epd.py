@@ -24,6 +24,7 @@ import chess
 import chess.engine
 
 import camelpy
+from camelpy._quote import quote
 
 __all__ = ["EpdPosition", "PositionResult", "SuiteResult", "parse_epd_lines", "read_epd", "run_epd"]
 
@@ -89,7 +90,7 @@ def parse_epd_lines(lines: Iterable[str], source: str = "<epd>") -> list[EpdPosi
         try:
             board, ops = chess.Board.from_epd(text)
         except ValueError as err:
-            raise ValueError(f"bad EPD at {source}:{number}: {text!r} ({err})") from None
+            raise ValueError(f"bad EPD at {source}:{number}: {quote(text)} ({err})") from None
 
         c0 = ops.get("c0")
         suite.append(

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -29,7 +28,7 @@ from typing import Any
 
 from camelpy.tools import stats
 from camelpy.tools.engines import EngineConfig, parse_engine
-from camelpy.tools.openings import Opening, choose, load_openings
+from camelpy.tools.openings import Opening, book_digest, choose, load_openings
 from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
 from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
 
@@ -179,11 +178,6 @@ def summarize(
     return MatchResult(name1, name2, wins, draws, losses, penta, llr, sprt, decision, ends, out)
 
 
-def _digest(data: object) -> str:
-    """A short fingerprint of JSON data (the resume check compares books by it)."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
-
-
 def _unique_names(engine1: EngineConfig, engine2: EngineConfig) -> tuple[EngineConfig, EngineConfig]:
     if engine1.name != engine2.name:
         return engine1, engine2
@@ -232,7 +226,7 @@ def run_match(
     if out is not None:
         settings = {
             "engines": [engine1.to_json(), engine2.to_json()],
-            "openings": _digest([o.to_json() for o in openings]),
+            "openings": book_digest(openings),
             "order": [order, seed, start],
             "adjudication": dataclasses.asdict(adjudication),
             "sprt": dataclasses.asdict(sprt) if sprt else None,

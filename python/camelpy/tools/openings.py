@@ -11,7 +11,9 @@ order. Each opening is played twice, colours swapped (a game pair), so its bias 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
+import json
 import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -19,7 +21,9 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-__all__ = ["Opening", "choose", "load_openings", "openings_from_lines"]
+from camelpy._quote import quote
+
+__all__ = ["Opening", "book_digest", "choose", "load_openings", "openings_from_lines"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +53,17 @@ class Opening:
         return {"fen": self.fen, "moves": list(self.moves), "name": self.name}
 
 
+def book_digest(openings: Iterable[Opening]) -> str:
+    """A short fingerprint of an opening book, its openings in order: a resumed match or tournament
+    checks by it that it plays the same book as the run it continues.
+
+    >>> book_digest([Opening()]) == book_digest([Opening()]) != book_digest([Opening(moves=("e2e4",))])
+    True
+    """
+    data = [opening.to_json() for opening in openings]
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Opening]:
     """Openings from EPD lines (blank lines and ``#`` comments skipped).
 
@@ -62,9 +77,9 @@ def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Ope
         try:
             board, ops = chess.Board.from_epd(text)
         except ValueError as err:
-            raise ValueError(f"bad EPD at {source}:{number}: {text!r} ({err})") from None
+            raise ValueError(f"bad EPD at {source}:{number}: {quote(text)} ({err})") from None
         if not board.is_valid():
-            raise ValueError(f"impossible position at {source}:{number}: {text!r}")
+            raise ValueError(f"impossible position at {source}:{number}: {quote(text)}")
         name = ops.get("id")
         book.append(Opening(board.fen(), (), str(name) if name else f"{Path(source).name}:{number}"))
     return book

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from pathlib import Path
 import chess
 
 import camelpy
+from camelpy._quote import quote
 
 __all__ = ["PerftCase", "SuiteReport", "parse_suite_line", "read_suite", "run", "run_suite"]
 
@@ -44,6 +46,14 @@ class PerftCase:
     """``file:line``."""
     chess960: bool = False
     """Chess960 castling rules."""
+
+    def capped(self, max_nodes: int | None) -> dict[int, int]:
+        """The listed depths whose expected count is at most *max_nodes* (all of them for ``None``).
+
+        >>> PerftCase("8/8/8/8/8/8/8/K6k w - - 0 1", {1: 3, 2: 9, 3: 54}).capped(10)
+        {1: 3, 2: 9}
+        """
+        return {d: n for d, n in self.counts.items() if max_nodes is None or n <= max_nodes}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,25 +93,38 @@ class SuiteReport:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-def parse_suite_line(line: str, *, source: str = "", chess960: bool = False) -> PerftCase:
-    """Parses ``<FEN> ;D1 20 ;D2 400 …``.
+_TAG = re.compile(r"D([0-9]+)\s+([0-9]+)")
+"""One ``;Dn count`` tag (ASCII digits only: ``str.isdigit`` would let ``²`` through to ``int``)."""
 
-    :raises: :exc:`ValueError` quoting the line when a tag is malformed or missing.
+
+def parse_suite_line(line: str, *, source: str = "", chess960: bool = False) -> PerftCase:
+    """Parses ``<FEN> ;D1 20 ;D2 400 …``: the one reader of the format in Python (the tests use it too),
+    with the same rules as the core's ``camelpy_core::perft::parse_suite_line``: each tag is
+    ``D<depth> <count>`` in ASCII digits, each depth at most once, at least one tag, a FEN before them.
+    The FEN itself is not checked here.
+
+    >>> parse_suite_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D1 3")
+    Traceback (most recent call last):
+    ...
+    ValueError: depth 1 listed twice at line: '8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D1 3'
+
+    :raises: :exc:`ValueError` naming what is wrong and quoting the line.
     """
+    where = f"{source or 'line'}: {quote(line.strip())}"
     fen, *tags = line.strip().split(";")
+    if not fen.strip():
+        raise ValueError(f"no fen before the first ';' at {where}")
     counts: dict[int, int] = {}
     for tag in tags:
-        parts = tag.split()
-        if (
-            len(parts) != 2
-            or not parts[0].startswith("D")
-            or not parts[0][1:].isdigit()
-            or not parts[1].isdigit()
-        ):
-            raise ValueError(f"bad perft tag {tag.strip()!r} at {source or 'line'}: {line.strip()!r}")
-        counts[int(parts[0][1:])] = int(parts[1])
+        match = _TAG.fullmatch(tag.strip())
+        if match is None:
+            raise ValueError(f"bad perft tag {quote(tag.strip())} at {where}")
+        depth = int(match[1])
+        if depth in counts:
+            raise ValueError(f"depth {depth} listed twice at {where}")
+        counts[depth] = int(match[2])
     if not counts:
-        raise ValueError(f"no ';Dn count' tags at {source or 'line'}: {line.strip()!r}")
+        raise ValueError(f"no ';Dn count' tags at {where}")
     return PerftCase(fen.strip(), counts, source, chess960)
 
 

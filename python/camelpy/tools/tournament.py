@@ -52,8 +52,8 @@ from pathlib import Path
 from typing import Any
 
 from camelpy.tools.engines import EngineConfig, engine_from_mapping
-from camelpy.tools.match import _digest, adjudication_from_args
-from camelpy.tools.openings import Opening, choose, load_openings
+from camelpy.tools.match import adjudication_from_args
+from camelpy.tools.openings import Opening, book_digest, choose, load_openings
 from camelpy.tools.ratings import RatingTable, fit_ratings
 from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, Adjudication, GameRecord
 from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
@@ -244,7 +244,7 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = True) -> Tournamen
             "families": list(config.families),
             "format": config.format,
             "gauntlet": config.gauntlet,
-            "openings": _digest([o.to_json() for o in config.openings]),
+            "openings": book_digest(config.openings),
             "order": config.order,
             "seed": config.seed,
             "adjudication": dataclasses.asdict(config.adjudication),

@@ -1,7 +1,8 @@
 """The UCI engine: ``camelpy`` (or ``python -m camelpy``) with no subcommand speaks UCI on stdin/stdout.
 
-The loop, the option table and the output formatting live here (:mod:`camelpy.uci.loop`,
-:mod:`camelpy.uci.options`, :mod:`camelpy.uci.format`, :mod:`camelpy.uci.commands`); time management is
+The loop, the search session, the option table and the output formatting live here
+(:mod:`camelpy.uci.loop`, :mod:`camelpy.uci.session`, :mod:`camelpy.uci.options`,
+:mod:`camelpy.uci.format`, :mod:`camelpy.uci.commands`); time management is
 :mod:`camelpy.timeman` and the opening book :mod:`camelpy.book`. The search itself runs in the Rust core
 with the GIL released.
 
@@ -23,9 +24,10 @@ from __future__ import annotations
 import sys
 from typing import IO
 
-from camelpy.uci.loop import ENGINE_AUTHOR, ENGINE_NAME, LineSource, UciEngine, run_bench
+from camelpy._quote import quote
+from camelpy.uci.loop import ENGINE_AUTHOR, ENGINE_NAME, LineSource, UciEngine
 
-__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "UciEngine", "main", "run_bench"]
+__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "UciEngine", "main"]
 
 
 def main(
@@ -62,7 +64,11 @@ def main(
         elif arg.startswith("--") and sep and engine.has_option(name):
             engine.handle(f"setoption name {name} value {value}")
         else:
-            print(f"camelpy: ignoring command-line argument {arg!r}", file=sys.stderr)
+            print(
+                f"camelpy: ignoring command-line argument {quote(arg)} (not a UCI option; "
+                "`camelpy --help` lists the commands)",
+                file=sys.stderr,
+            )
     source = stdin if stdin is not None else _stdin_bytes()
     if source is None:
         return engine.run(_Empty())

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from camelpy.uci.format import quote
+from camelpy._quote import quote
 
 __all__ = [
     "COMMANDS",

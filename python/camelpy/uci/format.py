@@ -19,6 +19,7 @@ import math
 from typing import Literal
 
 from camelpy._core import CurrMoveInfo, IterationInfo
+from camelpy._quote import quote
 
 __all__ = ["currmove_line", "info_line", "quote", "score", "wdl"]
 
@@ -34,9 +35,6 @@ WDL_PLY_SPAN = 160
 
 WDL_SCALE = 70
 """Spread of the logistic curve in centipawns: how fast the win chance grows around the midpoint."""
-
-MAX_QUOTE = 80
-"""Longest piece of input quoted back in an ``info string``; longer input is cut and its length given."""
 
 
 def wdl(score: tuple[str, int], ply: int) -> tuple[int, int, int]:
@@ -107,19 +105,3 @@ def currmove_line(report: CurrMoveInfo) -> str:
         f"info depth {report.depth} currmove {report.currmove} "
         f"currmovenumber {report.currmovenumber} nodes {report.nodes} time {report.time_ms}"
     )
-
-
-def quote(text: str) -> str:
-    """*text* quoted for an ``info string``: ASCII only (escapes for anything else, so the line stays one
-    printable line whatever the input), cut to ``MAX_QUOTE`` characters with the full length given.
-
-    >>> quote("e2e5")
-    "'e2e5'"
-    >>> quote("\\x00\\xff")
-    "'\\\\x00\\\\xff'"
-    >>> quote("A" * 100_000)[-30:]
-    "AAAAAA'... (100000 characters)"
-    """
-    if len(text) <= MAX_QUOTE:
-        return ascii(text)
-    return f"{ascii(text[:MAX_QUOTE])}... ({len(text)} characters)"

@@ -2,10 +2,11 @@
 
 Threads and state
 -----------------
-The main thread only reads stdin and answers; a ``go`` starts a :class:`_Search` on a worker thread,
-which calls the core (the GIL is released while it searches) and prints ``info`` lines from the core's
-callback. So ``isready`` is answered at once even mid-search, and ``stop``/``quit`` act within a few
-milliseconds (the core polls its stop flag every few hundred nodes).
+The main thread only reads stdin, answers and keeps the options; a ``go`` is handed to the search
+session (:class:`camelpy.uci.session.SearchSession`), which searches on a worker thread that calls the
+core (the GIL is released while it searches) and prints ``info`` lines from the core's callback. So
+``isready`` is answered at once even mid-search, and ``stop``/``quit`` act within a few milliseconds
+(the core polls its stop flag every few hundred nodes).
 
 Each ``go`` produces exactly one ``bestmove``, printed by its worker under a lock that also marks the
 search finished. Commands that arrive while a search runs:
@@ -15,7 +16,8 @@ search finished. Commands that arrive while a search runs:
 * ``setoption``, ``ucinewgame``: queued (``info string`` says so) and applied, in order, as soon as the
   search has answered ``bestmove`` (resizing the hash table mid-search would have to wait for it anyway).
 * ``stop``: stops the search, waits for its ``bestmove`` (about a millisecond), then goes on.
-* ``ponderhit``: turns a ``go ponder`` search into a timed one (see :meth:`UciEngine._ponderhit`).
+* ``ponderhit``: turns a ``go ponder`` search into a timed one (see
+  :meth:`~camelpy.uci.session.SearchSession.ponderhit`).
 * ``quit`` and end of input: stop, answer, exit.
 
 Bad input never ends the loop: anything malformed is reported with ``info string`` and otherwise ignored;
@@ -25,24 +27,23 @@ stays. (Stockfish, since 2026, exits on an invalid ``position``; camelpy deliber
 
 from __future__ import annotations
 
-import dataclasses
-import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any, Protocol
+from typing import Protocol
 
 import chess
 import chess.polyglot
 
-from camelpy import _core, timeman
-from camelpy.book import Book, InvalidBookError
+from camelpy import _core
+from camelpy._quote import quote
+from camelpy.tools.bench import bench_lines, parse_depth
 from camelpy.uci import commands
-from camelpy.uci.commands import CommandError, Go, parse_go, parse_position, parse_setoption, split_command
-from camelpy.uci.format import currmove_line, info_line, quote
+from camelpy.uci.commands import CommandError, parse_go, parse_position, parse_setoption, split_command
 from camelpy.uci.options import Option, OptionError, OptionTable, Value
+from camelpy.uci.session import SearchSession, UciPosition
 
-__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "LineSource", "UciEngine", "run_bench"]
+__all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "LineSource", "UciEngine"]
 
 ENGINE_NAME = f"camelpy {_core.__version__}"
 ENGINE_AUTHOR = "the camelpy developers"
@@ -71,10 +72,6 @@ DEFAULT_MOVE_OVERHEAD_MS = 10
 
 MAX_BOOK_SEED = 2**31 - 1
 """Largest BookSeed."""
-
-STOP_POLL_S = 0.002
-"""How often ``stop`` re-asserts the core's stop flag while waiting for the worker (covers a stop that
-arrives before the core has started and reset its flag)."""
 
 MAX_PERFT_DEPTH = _core.MAX_PERFT_DEPTH
 """Deepest ``go perft`` accepted (the core's limit: anything deeper could not finish anyway)."""
@@ -110,43 +107,6 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
     return options
 
 
-@dataclasses.dataclass
-class _State:
-    """The position set by the last accepted ``position`` command."""
-
-    fen: str = chess.STARTING_FEN
-    moves: list[str] = dataclasses.field(default_factory=list)
-    chess960: bool = False
-    position: _core.Position = dataclasses.field(default_factory=_core.Position)
-
-    def game_ply(self) -> int:
-        return (self.position.fullmove_number - 1) * 2 + (0 if self.position.turn else 1)
-
-
-class _Search:
-    """One running ``go``: the worker thread and what it needs to finish with exactly one ``bestmove``."""
-
-    def __init__(self, go: Go, state: _State, received: float, wait_for_stop: bool) -> None:
-        self.go = go
-        self.state = state
-        self.received = received
-        """``time.monotonic()`` when the ``go`` line was read: budgets count from here."""
-        self.wait_for_stop = wait_for_stop
-        """``go infinite`` / ``go ponder``: hold ``bestmove`` until ``stop`` or ``ponderhit``."""
-        self.released = threading.Event()
-        self.stop_requested = threading.Event()
-        self.done = False
-        self.manager: timeman.TimeManager | None = None
-        self.manager_start = received
-        self.one_reply = False
-        """Only one legal move: stop after the first iteration of a timed search."""
-        self.timer: threading.Timer | None = None
-        self.thread: threading.Thread | None = None
-        self.last_had_score = False
-        self.stopping = False
-        """The time manager has stopped the core (later reports are only printed)."""
-
-
 class UciEngine:
     """The UCI protocol over a :class:`camelpy._core.Engine`.
 
@@ -178,15 +138,11 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         params = self._engine.params()
         self._param_names = {name for name, *_ in params}
         self._options = OptionTable(_default_options(params))
-        self._state = _State()
-        self._search: _Search | None = None
-        self._search_lock = threading.Lock()
+        self._state = UciPosition()
+        self._session = SearchSession(self._engine, self._options, self.send)
+        """The search side: ``go``, ``stop``, ``ponderhit``, the worker thread and the opening book."""
         self._pending: list[tuple[str, str | None] | None] = []
         """Commands deferred during a search: ``(option name, value text)``, or ``None`` for ucinewgame."""
-        self._debug = False
-        self._book: Book | None = None
-        self._book_path: str | None = None
-        """The BookFile that ``_book`` was opened from (``_book`` is None if that failed)."""
         self._quitting = False
 
     def has_option(self, name: str) -> bool:
@@ -261,7 +217,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         if command == "quit":
             self._stop_search()
             self._quitting = True
-            self._close_book()
+            self._session.close_book()
             return False
         if command == "isready":
             self.send("readyok")
@@ -283,7 +239,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         elif command == "stop":
             self._stop_search()
         elif command == "ponderhit":
-            self._ponderhit()
+            self._session.ponderhit()
         elif command == "bench":
             self._bench(args)
         elif command == "d":
@@ -307,7 +263,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     def _set_debug(self, args: str) -> None:
         words = args.split()
         if words and words[0] in ("on", "off"):
-            self._debug = words[0] == "on"
+            self._session.set_debug(words[0] == "on")
         else:
             self.info(f"debug: expected 'on' or 'off', got {quote(args) if args else 'nothing'}")
 
@@ -347,7 +303,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             if value:
                 self.info("SyzygyPath noted, but tablebase probing is not implemented yet")
         elif name in ("BookFile", "BookSeed", "OwnBook"):
-            self._close_book()  # reopened with the new settings when next needed
+            self._session.close_book()  # reopened with the new settings when next needed
         elif name in self._param_names:
             assert isinstance(value, int)
             self._engine.set_param(name, value)
@@ -379,7 +335,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
                     message = quote(message)
                 self.info(f"position rejected: move {number} {quote(move)}: {message}")
                 return
-        self._state = _State(fen, list(command.moves), chess960, position)
+        self._state = UciPosition(fen, list(command.moves), chess960, position)
 
     def _go(self, args: str, received: float) -> None:
         go, problems = parse_go(args)
@@ -392,159 +348,15 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         if go.perft is not None:
             self._perft(state, go.perft)
             return
-        legal = state.position.legal_moves()
-        searchmoves = self._checked_searchmoves(state, go.searchmoves, {m.uci() for m in legal})
-        go.searchmoves = searchmoves
-        if not go.ponder and not go.infinite:
-            book_move = self._book_move(state, searchmoves)
-            if book_move is not None:
-                self.info(f"book move {book_move}")
-                self.send(f"bestmove {book_move}")
-                return
-        search = _Search(go, state, received, wait_for_stop=go.infinite or go.ponder)
-        if not go.ponder:
-            self._start_clock(search, received)
-        roots = len(searchmoves) if searchmoves else len(legal)
-        search.one_reply = roots == 1 and search.manager is not None
-        thread = threading.Thread(target=self._run_search, args=(search,), name="camelpy-search", daemon=True)
-        search.thread = thread
-        with self._search_lock:
-            self._search = search
-        thread.start()
-
-    def _checked_searchmoves(self, state: _State, moves: list[str], legal: set[str]) -> list[str]:
-        kept: list[str] = []
-        for move in moves:
-            uci = self._canonical_move(state, move)
-            if uci in legal:
-                kept.append(uci)
-            else:
-                self.info(f"go: searchmoves {quote(move)} is not a legal move here, ignored")
-        if moves and not kept:
-            self.info("go: no legal move left in searchmoves; searching all moves")
-        return kept
-
-    @staticmethod
-    def _canonical_move(state: _State, move: str) -> str:
-        try:
-            probe = state.position.copy()
-            probe.push(move)
-            return probe.move_stack[-1].uci() if not state.chess960 else move
-        except ValueError:
-            return move
-
-    def _start_clock(self, search: _Search, start: float) -> None:
-        """Sets the time budget of a timed search, counted from *start*."""
-        go = search.go
-        white = search.state.position.turn
-        own_time, own_inc = (go.wtime, go.winc) if white else (go.btime, go.binc)
-        if own_time is None and (go.wtime is not None or go.btime is not None):
-            other = go.btime if white else go.wtime
-            self.info("go: no clock for the side to move; using the other side's clock")
-            own_time, own_inc = other, (go.binc if white else go.winc)
-        overhead = self._options["Move Overhead"]
-        assert isinstance(overhead, int)
-        limits = timeman.budget(
-            own_time, own_inc or 0, go.movestogo, overhead_ms=overhead, movetime_ms=go.movetime
-        )
-        if limits is None:
-            return
-        search.manager = timeman.TimeManager(limits, dynamic=go.movetime is None)
-        search.manager_start = start
-        if self._debug:
-            self.info(f"time budget: soft {limits.soft_ms} ms, hard {limits.hard_ms} ms")
-
-    def _run_search(self, search: _Search) -> None:
-        state, go = search.state, search.go
-        result: _core.SearchOutcome | None = None
-        kwargs: dict[str, Any] = {}
-        manager = search.manager
-        if manager is not None:
-            elapsed = (time.monotonic() - search.received) * 1000
-            kwargs["soft_ms"] = max(1, int(manager.outer_soft_ms - elapsed))
-            kwargs["hard_ms"] = max(1, int(manager.budget.hard_ms - elapsed))
-        multipv = self._options["MultiPV"]
-        assert isinstance(multipv, int)
-        try:
-            result = self._engine.search(
-                state.fen,
-                state.moves,
-                state.chess960,
-                depth=go.depth,
-                nodes=go.nodes,
-                mate=go.mate,
-                searchmoves=go.searchmoves,
-                multipv=multipv,
-                info=lambda report: self._on_report(search, report),
-                **kwargs,
-            )
-        except Exception as err:  # noqa: BLE001 - report, still answer bestmove
-            self.info(f"search failed: {type(err).__name__}: {quote(str(err))}")
-        if search.wait_for_stop:
-            search.released.wait()
-        self._finish(search, result)
-
-    def _on_report(self, search: _Search, report: _core.IterationInfo | _core.CurrMoveInfo) -> None:
-        if search.stop_requested.is_set():
-            self._engine.stop()
-        if isinstance(report, _core.CurrMoveInfo):
-            self.send(currmove_line(report))
-            search.last_had_score = False
-            return
-        show_wdl = bool(self._options["UCI_ShowWDL"])
-        self.send(info_line(report, wdl_ply=search.state.game_ply() if show_wdl else None))
-        search.last_had_score = True
-        manager = search.manager
-        if manager is None or search.stopping or report.multipv != 1:
-            return
-        if report.bound != "exact":
-            return
-        if not report.pv:
-            return
-        elapsed = (time.monotonic() - search.manager_start) * 1000
-        stop = manager.update(report.depth, report.pv[0], report.cp, elapsed)
-        if stop or search.one_reply:
-            if self._debug:
-                self.info(f"time manager stops at {elapsed:.0f} ms (soft x {manager.factor:.2f})")
-            search.stopping = True
-            self._engine.stop()
-
-    def _finish(self, search: _Search, result: _core.SearchOutcome | None) -> None:
-        with self._search_lock:
-            if search.timer is not None:
-                search.timer.cancel()
-            best = result.best_move if result else None
-            if result is not None and (not search.last_had_score or best is None):
-                lines = result.lines or [result.info]
-                show_wdl = bool(self._options["UCI_ShowWDL"])
-                for line in lines:
-                    self.send(info_line(line, wdl_ply=search.state.game_ply() if show_wdl else None))
-            if best is None:
-                legal = search.state.position.legal_moves()
-                if legal:  # the search failed: any legal move beats no answer
-                    self.send(f"bestmove {legal[0].uci()}")
-                else:
-                    reason = "checkmate" if search.state.position.is_check() else "stalemate"
-                    self.info(f"no legal move ({reason})")
-                    self.send("bestmove 0000")
-            else:
-                ponder = result.ponder if result else None
-                self.send(f"bestmove {best}" + (f" ponder {ponder}" if ponder else ""))
-            search.done = True
+        self._session.go(go, state, received)
 
     def _searching(self) -> bool:
-        with self._search_lock:
-            return self._search is not None and not self._search.done
+        return self._session.searching()
 
     def _sync(self) -> None:
         """Forgets a finished search and applies what was deferred while it ran."""
-        with self._search_lock:
-            search = self._search
-            if search is None or not search.done:
-                return
-            self._search = None
-        if search.thread is not None:
-            search.thread.join()
+        if not self._session.collect():
+            return
         pending, self._pending = self._pending, []
         for setting in pending:
             if setting is None:
@@ -553,46 +365,10 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
                 self._apply_option(*setting)
 
     def _stop_search(self) -> None:
-        with self._search_lock:
-            search = self._search
-        if search is None:
-            return
-        search.stop_requested.set()
-        search.released.set()
-        thread = search.thread
-        while thread is not None and thread.is_alive():
-            self._engine.stop()
-            thread.join(STOP_POLL_S)
+        self._session.stop()
         self._sync()
 
-    def _ponderhit(self) -> None:
-        """``ponderhit``: the predicted move was played, so the ponder search becomes the real one.
-
-        The search keeps running (its tree and hash table are kept); it gets a time budget computed from
-        the clocks sent with ``go ponder`` and counted from now, enforced here rather than in the core
-        (which was started without deadlines): the hard budget by a timer that stops the core, the soft
-        one by the time manager at each iteration. If the ponder search has already ended (a depth or
-        node limit, or the maximum depth), ``bestmove`` follows at once.
-        """
-        with self._search_lock:
-            search = self._search
-            if search is None or search.done or not search.go.ponder:
-                return
-            search.go.ponder = False
-        now = time.monotonic()
-        self._start_clock(search, now)
-        search.wait_for_stop = search.go.infinite
-        manager = search.manager
-        if manager is not None:
-            search.one_reply = len(search.state.position.legal_moves()) == 1
-            timer = threading.Timer(manager.budget.hard_ms / 1000, self._engine.stop)
-            timer.daemon = True
-            search.timer = timer
-            timer.start()
-        if not search.wait_for_stop:
-            search.released.set()
-
-    def _perft(self, state: _State, depth: int) -> None:
+    def _perft(self, state: UciPosition, depth: int) -> None:
         if depth > MAX_PERFT_DEPTH:
             self.info(f"go perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})")
             return
@@ -606,58 +382,19 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         self.send("")
         self.send(f"Nodes searched: {total}")
 
-    def _book_move(self, state: _State, searchmoves: list[str]) -> str | None:
-        if not self._options["OwnBook"]:
-            return None
-        book = self._open_book()
-        if book is None:
-            return None
-        board = state.position.to_board()
-        board.chess960 = state.chess960
-        move = book.pick(board)
-        if move is None:
-            return None
-        uci = board.uci(move, chess960=state.chess960)
-        if searchmoves and uci not in searchmoves:
-            return None
-        return uci
-
-    def _open_book(self) -> Book | None:
-        path = self._options["BookFile"]
-        assert isinstance(path, str)
-        if self._book_path == path:
-            return self._book  # None if this file could not be used (already reported)
-        self._close_book()
-        self._book_path = path
-        if not path:
-            self.info("OwnBook is on but BookFile is empty: searching")
-            return None
-        seed = self._options["BookSeed"]
-        try:
-            self._book = Book(path, seed=int(seed) if seed else None)
-        except InvalidBookError as err:
-            self.info(f"book not used: {err}")
-        return self._book
-
-    def _close_book(self) -> None:
-        if self._book is not None:
-            self._book.close()
-        self._book = None
-        self._book_path = None
-
     def _bench(self, args: str) -> None:
         words = args.split()
         depth = None
         if words:
             try:
-                depth = int(words[0])
-            except ValueError:
-                self.info(f"bench: expected a depth, got {quote(words[0])}")
+                depth = parse_depth(words[0])
+            except ValueError as err:
+                self.info(f"bench: {err}")
                 return
         if self._searching():
             self.info("bench: not while searching")
             return
-        for line in _bench_lines(depth):
+        for line in bench_lines(depth):
             self.send(line)
 
     def _display(self) -> None:
@@ -682,28 +419,5 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 
     def wait(self) -> None:
         """Waits until the running search (if any) has answered (for scripts and tests)."""
-        with self._search_lock:
-            search = self._search
-        if search is not None and search.thread is not None:
-            search.thread.join()
+        self._session.join()
         self._sync()
-
-
-def _bench_lines(depth: int | None) -> list[str]:
-    nodes, ms = _core.bench(depth)
-    nps = nodes * 1000 // max(ms, 1)
-    return [
-        f"Total time (ms) : {ms}",
-        f"Nodes searched: {nodes}",
-        f"Nodes/second: {nps}",
-        f"{nodes} nodes {nps} nps",
-    ]
-
-
-def run_bench(depth: int | None = None, out: IO[str] | None = None) -> int:
-    """``camelpy bench [depth]``: runs the fixed bench and prints its node count and speed in the forms
-    Stockfish and OpenBench read (``Nodes searched: N``, ``Nodes/second: M``, then ``N nodes M nps``)."""
-    stream = out if out is not None else sys.stdout
-    for line in _bench_lines(depth):
-        print(line, file=stream, flush=True)
-    return 0

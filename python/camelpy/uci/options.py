@@ -22,6 +22,8 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 from typing import Union
 
+from camelpy._quote import quote
+
 __all__ = ["Option", "OptionError", "OptionTable", "Value"]
 
 Value = Union[int, bool, str, None]
@@ -103,20 +105,20 @@ class Option:
         if self.kind == "check":
             lowered = text.lower()
             if lowered not in ("true", "false"):
-                raise OptionError(f"option {self.name!r} takes true or false, got {_quote(text)}")
+                raise OptionError(f"option {self.name!r} takes true or false, got {quote(text)}")
             return lowered == "true"
         if self.kind == "combo":
             for choice in self.choices:
                 if choice.lower() == text.lower():
                     return choice
-            raise OptionError(f"option {self.name!r} takes {self.accepts()}, got {_quote(text)}")
+            raise OptionError(f"option {self.name!r} takes {self.accepts()}, got {quote(text)}")
         try:
             number = int(text)
         except ValueError:
             number = None
         assert self.min is not None and self.max is not None
         if number is None or not self.min <= number <= self.max:
-            raise OptionError(f"option {self.name!r} takes {self.accepts()}, got {_quote(text)}")
+            raise OptionError(f"option {self.name!r} takes {self.accepts()}, got {quote(text)}")
         return number
 
     def accepts(self) -> str:
@@ -130,16 +132,6 @@ class Option:
         if self.kind == "string":
             return "a string"
         return "no value"
-
-
-MAX_QUOTE = 60
-"""Longest input quoted back in a message; longer input is cut and its length given."""
-
-
-def _quote(text: str) -> str:
-    if len(text) <= MAX_QUOTE:
-        return repr(text)
-    return f"{text[:MAX_QUOTE]!r}... ({len(text)} characters)"
 
 
 class OptionTable:
@@ -181,7 +173,7 @@ class OptionTable:
         try:
             return self._options[name.lower()]
         except KeyError:
-            raise OptionError(f"no such option: {_quote(name)}") from None
+            raise OptionError(f"no such option: {quote(name)}") from None
 
     def set(self, name: str, text: str | None) -> tuple[str, Value]:
         """Parses and stores a value; returns the option's canonical name and the new value.

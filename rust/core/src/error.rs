@@ -13,7 +13,8 @@ use crate::types::Color;
 const MAX_QUOTED: usize = 120;
 
 /// The input for quoting between single quotes: backslashes, quotes and control characters escaped,
-/// cut with an ellipsis after [`MAX_QUOTED`] characters.
+/// cut with an ellipsis after [`MAX_QUOTED`] characters. The Python side quotes by the same rule
+/// (`camelpy._quote.quote`, compared with this one by `tests/test_quote.py`): change both together.
 pub(crate) fn quote(input: &str) -> String {
     let mut out = String::with_capacity(input.len().min(MAX_QUOTED + 8));
     for (i, c) in input.chars().enumerate() {
@@ -205,3 +206,25 @@ impl fmt::Display for AllocError {
 }
 
 impl std::error::Error for AllocError {}
+
+/// A perft-suite line (`<FEN> ;D1 20 ;D2 400 …`) that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteLineError {
+    /// What is wrong, e.g. "bad perft tag 'D1 x'".
+    pub reason: String,
+    /// The line's number (from 1) when it was read as part of a file by [`crate::perft::parse_suite`].
+    pub line_number: Option<usize>,
+    /// The whole line.
+    pub line: String,
+}
+
+impl fmt::Display for SuiteLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line_number {
+            Some(n) => write!(f, "{} at line {n}: '{}'", self.reason, quote(&self.line)),
+            None => write!(f, "{} in perft suite line: '{}'", self.reason, quote(&self.line)),
+        }
+    }
+}
+
+impl std::error::Error for SuiteLineError {}

@@ -4,7 +4,11 @@
 
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::{board::Position, types::Move};
+use crate::{
+    board::Position,
+    error::{quote, SuiteLineError},
+    types::Move,
+};
 
 /// The number of leaf nodes `depth` plies below `pos` (1 at depth 0).
 ///
@@ -82,6 +86,85 @@ pub fn divide_interruptible(pos: &mut Position, depth: u32, stop: &AtomicBool) -
     Some(lines)
 }
 
+/// One line of a perft suite (`perft_suites/*.epd`): a position and its expected leaf counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteLine {
+    /// The FEN: everything before the first `;`, trimmed.
+    pub fen: String,
+    /// `(depth, leaves)` for each `;Dn count` tag, in the line's order (not every depth need be listed).
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Parses one perft-suite line, `<FEN> ;D1 20 ;D2 400 …`: the one reader of the format for every Rust
+/// test and tool (the Python twin is `camelpy.tools.perft.parse_suite_line`, with the same rules).
+///
+/// Each tag is `D<depth> <count>` in ASCII digits, each depth at most once, at least one tag; the FEN is
+/// not parsed here (the caller knows whether it is Chess960).
+///
+/// ```
+/// use camelpy_core::perft::parse_suite_line;
+/// let line = parse_suite_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9")?;
+/// assert_eq!(line.fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
+/// assert_eq!(line.counts, [(1, 3), (2, 9)]);
+/// assert!(parse_suite_line("8/8/8/8/8/8/8/K6k w - - ;D1 x").is_err());
+/// # Ok::<(), camelpy_core::error::SuiteLineError>(())
+/// ```
+pub fn parse_suite_line(line: &str) -> Result<SuiteLine, SuiteLineError> {
+    let fail = |reason: String| SuiteLineError { reason, line_number: None, line: line.to_string() };
+    let mut parts = line.trim().split(';');
+    let fen = parts.next().unwrap_or("").trim();
+    if fen.is_empty() {
+        return Err(fail("no fen before the first ';'".to_string()));
+    }
+    let mut counts: Vec<(u32, u64)> = Vec::new();
+    for tag in parts {
+        let words: Vec<&str> = tag.split_whitespace().collect();
+        let parsed = match words[..] {
+            [name, count] => name
+                .strip_prefix('D')
+                .filter(|d| is_ascii_number(d) && is_ascii_number(count))
+                .and_then(|d| Some((d.parse::<u32>().ok()?, count.parse::<u64>().ok()?))),
+            _ => None,
+        };
+        let Some((depth, leaves)) = parsed else {
+            return Err(fail(format!("bad perft tag '{}'", quote(tag.trim()))));
+        };
+        if counts.iter().any(|&(d, _)| d == depth) {
+            return Err(fail(format!("depth {depth} listed twice")));
+        }
+        counts.push((depth, leaves));
+    }
+    if counts.is_empty() {
+        return Err(fail("no ';Dn count' tags".to_string()));
+    }
+    Ok(SuiteLine { fen: fen.to_string(), counts })
+}
+
+fn is_ascii_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Every position of a suite file's text, in order; blank lines and lines starting with `#` are skipped.
+/// An error names the line's number.
+///
+/// ```
+/// use camelpy_core::perft::parse_suite;
+/// let suite = parse_suite("# two positions\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n\nk7/8/8/8/8/8/8/7K b - - 0 1 ;D1 3\n")?;
+/// assert_eq!(suite.len(), 2);
+/// let err = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap_err();
+/// assert_eq!(err.line_number, Some(2));
+/// # Ok::<(), camelpy_core::error::SuiteLineError>(())
+/// ```
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, SuiteLineError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|(i, line)| {
+            parse_suite_line(line).map_err(|err| SuiteLineError { line_number: Some(i + 1), ..err })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +183,37 @@ mod tests {
             Position::startpos().fen(),
             "an interrupted perft leaves the position as it was"
         );
+    }
+
+    #[test]
+    fn suite_lines() {
+        let line = parse_suite_line("  4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66  ;D6 764643\n").unwrap();
+        assert_eq!(line.fen, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert_eq!(line.counts, [(1, 15), (2, 66), (6, 764_643)]);
+        let message = |line: &str| parse_suite_line(line).unwrap_err().to_string();
+        assert_eq!(message("8/8 w - - ;D1 x"), "bad perft tag 'D1 x' in perft suite line: '8/8 w - - ;D1 x'");
+        assert!(message("8/8 w - - ;D1 1 2").starts_with("bad perft tag 'D1 1 2'"));
+        assert!(message("8/8 w - - ;E1 1").starts_with("bad perft tag 'E1 1'"));
+        assert!(message("8/8 w - - ;D-1 1").starts_with("bad perft tag"));
+        assert!(message("8/8 w - - ;D1 +1").starts_with("bad perft tag"));
+        assert!(message("8/8 w - - ;D1 \u{00b2}").starts_with("bad perft tag"));
+        assert!(message("8/8 w - - ;D1 99999999999999999999999").starts_with("bad perft tag"));
+        assert!(message("8/8 w - - ;").starts_with("bad perft tag ''"));
+        assert!(message("8/8 w - - ;D1 1 ;D1 1").starts_with("depth 1 listed twice"));
+        assert!(message("8/8/8/8/8/8/8/K6k w - -").starts_with("no ';Dn count' tags"));
+        assert!(message(" ;D1 1").starts_with("no fen before the first ';'"));
+        assert!(message("k ;D1 x\u{7}'").ends_with(r"line: 'k ;D1 x\x07\''"));
+    }
+
+    #[test]
+    fn every_suite_file_parses() {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../perft_suites");
+        for (name, entries) in
+            [("standard.epd", 128), ("fischer.epd", 960), ("quick.epd", 32), ("quick_fischer.epd", 8)]
+        {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            let suite = parse_suite(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(suite.len(), entries, "{name}");
+        }
     }
 }

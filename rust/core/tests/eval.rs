@@ -8,15 +8,7 @@ use camelpy_core::{
 
 mod common;
 
-use common::{data_file, Rng};
-
-/// The perft suites' FENs (everything before the first `;`).
-fn suite_fens(name: &str) -> Vec<String> {
-    data_file(&format!("perft_suites/{name}"))
-        .lines()
-        .map(|l| l.split(';').next().unwrap().trim().to_string())
-        .collect()
-}
+use common::{data_file, suite_fens, Rng};
 
 /// The balanced openings: their first four EPD fields plus clocks.
 fn balanced_fens() -> Vec<String> {

@@ -6,14 +6,7 @@ use camelpy_core::{Color, GenKind, Move, MoveList, Position, Square};
 
 mod common;
 
-use common::{data_file, Rng};
-
-fn suite_fens(name: &str) -> Vec<String> {
-    data_file(&format!("perft_suites/{name}"))
-        .lines()
-        .map(|l| l.split(';').next().unwrap().trim().to_string())
-        .collect()
-}
+use common::{suite_fens, Rng};
 
 fn sorted(moves: &[Move]) -> Vec<u16> {
     let mut raw: Vec<u16> = moves.iter().map(|m| m.raw()).collect();

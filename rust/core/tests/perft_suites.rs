@@ -4,36 +4,18 @@
 //! whose count is at most `NODE_CAP` (the full suites run from Python with `pytest -m slow`, or here with
 //! `CAMELPY_PERFT_CAP=<nodes> cargo test --release --test perft_suites`).
 
-use std::{fs, path::PathBuf};
-
 use camelpy_core::{perft::perft, Position};
+
+mod common;
+
+use common::perft_suite;
 
 /// Largest expected count run by default: keeps this test to a few seconds on 2 cores.
 const NODE_CAP: u64 = 1_000_000;
 
-fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../perft_suites").join(name);
-    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let mut parts = line.split(';');
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let mut it = p.split_whitespace();
-                    let depth = it.next().unwrap().trim_start_matches('D').parse().unwrap();
-                    (depth, it.next().unwrap().parse().unwrap())
-                })
-                .collect();
-            (fen, counts)
-        })
-        .collect()
-}
-
 fn run(name: &str, chess960: bool, cap: u64) -> usize {
     let mut checked = 0;
-    for (fen, counts) in suite(name) {
+    for camelpy_core::perft::SuiteLine { fen, counts } in perft_suite(name) {
         let mut pos = Position::from_fen(&fen, chess960).unwrap_or_else(|e| panic!("{e}"));
         for (depth, expected) in counts {
             if expected <= cap {

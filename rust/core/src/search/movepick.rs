@@ -209,7 +209,7 @@ mod tests {
     use std::{collections::HashSet, fs, path::PathBuf};
 
     use super::*;
-    use crate::perft::perft;
+    use crate::perft::{parse_suite, perft};
 
     struct Rng(u64);
     impl Rng {
@@ -266,8 +266,8 @@ mod tests {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../perft_suites/quick.epd");
         let mut rng = Rng(0xFEED);
         let mut history = ButterflyHistory::new();
-        for line in fs::read_to_string(path).unwrap().lines() {
-            let fen = line.split(';').next().unwrap().trim();
+        for line in parse_suite(&fs::read_to_string(path).unwrap()).unwrap() {
+            let fen = &line.fen;
             let mut pos = Position::from_fen(fen, false).unwrap();
             let depth = if pos.count_legal() > 30 { 2 } else { 3 };
             assert_eq!(

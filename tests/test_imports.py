@@ -1,0 +1,119 @@
+"""The package's import graph, read from the source with :mod:`ast`: no module imports another module's
+private (``_``-prefixed) name, and no two modules import each other, even through function-local imports.
+
+The native extension ``camelpy._core`` is private by design (pydantic-core's pattern) and is what the
+Python modules wrap, so importing it is not counted.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "python" / "camelpy"
+
+NATIVE = {"camelpy._core"}
+
+
+def _modules(package: Path) -> dict[str, Path]:
+    found = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def _graph(package: Path = PACKAGE) -> tuple[dict[str, set[str]], set[tuple[str, str, str]]]:
+    """Module -> the package modules it imports; and (importer, module, name) for each private name."""
+    modules = _modules(package)
+    edges: dict[str, set[str]] = {name: set() for name in modules}
+    private: set[tuple[str, str, str]] = set()
+
+    def owner(name: str) -> str | None:
+        while name not in modules and "." in name:
+            name = name.rsplit(".", 1)[0]
+        return name if name in modules else None
+
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "camelpy":
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if full in NATIVE:
+                        continue
+                    if full in modules:
+                        targets.append(full)
+                    else:
+                        targets.append(node.module)
+                        dunder = alias.name.startswith("__") and alias.name.endswith("__")
+                        if alias.name.startswith("_") and not dunder and node.module not in NATIVE:
+                            private.add((name, node.module, alias.name))
+            elif isinstance(node, ast.Import):
+                targets += [a.name for a in node.names if a.name.split(".")[0] == "camelpy"]
+            for target in targets:
+                found = owner(target)
+                if found is not None and found != name and target not in NATIVE:
+                    edges[name].add(found)
+    return edges, private
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(frozenset(component))
+
+    for v in edges:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_is_read() -> None:
+    edges, _ = _graph()
+    assert "camelpy.tools.openings" in edges["camelpy.tools.match"]
+    assert "camelpy.uci.loop" in edges["camelpy.uci"]
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    _, private = _graph()
+    assert private == set()
+
+
+def test_no_import_cycles() -> None:
+    edges, _ = _graph()
+    assert set(_cycles(edges)) == set()
+
+
+def test_the_checks_see_a_cycle_and_a_private_import(tmp_path: Path) -> None:
+    package = tmp_path / "camelpy"
+    (package / "tools").mkdir(parents=True)
+    (package / "__init__.py").write_text("from camelpy import _core\n")
+    (package / "tools" / "__init__.py").write_text("")
+    (package / "tools" / "a.py").write_text("from camelpy.tools.b import _helper\n")
+    (package / "tools" / "b.py").write_text("def f():\n    from camelpy.tools import a\n")
+    edges, private = _graph(package)
+    assert private == {("camelpy.tools.a", "camelpy.tools.b", "_helper")}
+    assert _cycles(edges) == [frozenset({"camelpy.tools.a", "camelpy.tools.b"})]
