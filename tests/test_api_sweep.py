@@ -137,51 +137,16 @@ _rows(
         "none": OK,
     },
 )
-_rows(
-    "Position(fen)",
-    lambda v: camelpy.Position(v),
-    {
-        "huge": TypeError,
-        "negative": TypeError,
-        "zero": TypeError,
-        "nan": TypeError,
-        "float": TypeError,
-        "string": camelpy.InvalidFenError,
-        "empty": camelpy.InvalidFenError,
-        "bool": TypeError,
-        "none": TypeError,
-    },
-)
-_rows(
-    "search(board_or_fen)",
-    lambda v: camelpy.search(v, depth=1),
-    {
-        "huge": TypeError,
-        "negative": TypeError,
-        "zero": TypeError,
-        "nan": TypeError,
-        "float": TypeError,
-        "string": camelpy.InvalidFenError,
-        "empty": camelpy.InvalidFenError,
-        "bool": TypeError,
-        "none": TypeError,
-    },
-)
-_rows(
-    "Position.push(move)",
-    lambda v: camelpy.Position().push(v),
-    {
-        "huge": TypeError,
-        "negative": TypeError,
-        "zero": TypeError,
-        "nan": TypeError,
-        "float": TypeError,
-        "string": camelpy.InvalidMoveError,
-        "empty": camelpy.InvalidMoveError,
-        "bool": TypeError,
-        "none": TypeError,
-    },
-)
+
+
+def _text(error: type[Exception]) -> dict[str, object]:
+    """The expectations of a text argument (a FEN, a move): *error* for bad text, TypeError otherwise."""
+    return {name: error if name in ("string", "empty") else TypeError for name in _int()}
+
+
+_rows("Position(fen)", lambda v: camelpy.Position(v), _text(camelpy.InvalidFenError))
+_rows("search(board_or_fen)", lambda v: camelpy.search(v, depth=1), _text(camelpy.InvalidFenError))
+_rows("Position.push(move)", lambda v: camelpy.Position().push(v), _text(camelpy.InvalidMoveError))
 
 
 def _expected_name(expected: object) -> str:

@@ -5,6 +5,7 @@
 //! `ValueError` naming the argument, its range and the value for an integer out of range (never
 //! `OverflowError`, never a panic).
 
+use camelpy_core::search::limits::SearchLimits;
 use pyo3::{
     exceptions::{PyTypeError, PyValueError},
     prelude::*,
@@ -30,6 +31,20 @@ pub const MAX_SEARCH_DEPTH: u64 = i32::MAX as u64;
 pub const MAX_BENCH_DEPTH: u64 = 64;
 /// Deepest perft accepted; depth 15 from the start position is about 2e21 leaves, far beyond any run.
 pub const MAX_PERFT_DEPTH: u64 = 15;
+
+/// The depth, node and mate limits of a search (each optional), checked by [`int_arg`]'s rule.
+pub fn search_limits(
+    depth: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
+    mate: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SearchLimits> {
+    Ok(SearchLimits {
+        depth: opt_int_arg(depth, "depth", 1, MAX_SEARCH_DEPTH)?.map(|d| d as i32),
+        nodes: opt_int_arg(nodes, "nodes", 1, u64::MAX)?,
+        mate: opt_int_arg(mate, "mate", 1, MAX_SEARCH_DEPTH)?.map(|m| m as i32),
+        ..SearchLimits::default()
+    })
+}
 
 /// The number of threads a batch uses by default: one per CPU this process may run on.
 pub fn default_threads() -> u64 {

@@ -24,8 +24,8 @@ use pyo3::{
 
 use crate::{
     args::{
-        check_hash, int_arg, opt_int_arg, signed_int_arg, DEFAULT_HASH_MB, MAX_BENCH_DEPTH, MAX_MULTIPV,
-        MAX_SEARCH_DEPTH, MAX_THREADS,
+        check_hash, int_arg, opt_int_arg, search_limits, signed_int_arg, DEFAULT_HASH_MB, MAX_BENCH_DEPTH,
+        MAX_MULTIPV, MAX_THREADS,
     },
     errors::{fen_error, move_error},
     info::{PySearchOutcome, ReportMessage},
@@ -163,13 +163,8 @@ impl PyEngine {
         info: Option<Py<PyAny>>,
     ) -> PyResult<PySearchOutcome> {
         let limits = SearchLimits {
-            depth: opt_int_arg(depth, "depth", 1, MAX_SEARCH_DEPTH)?.map(|d| d as i32),
-            nodes: opt_int_arg(nodes, "nodes", 1, u64::MAX)?,
-            soft_deadline: None,
-            hard_deadline: None,
-            mate: opt_int_arg(mate, "mate", 1, MAX_SEARCH_DEPTH)?.map(|m| m as i32),
-            searchmoves: Vec::new(),
             multipv: opt_int_arg(multipv, "multipv", 1, MAX_MULTIPV)?.unwrap_or(1) as usize,
+            ..search_limits(depth, nodes, mate)?
         };
         let ms = opt_int_arg(ms, "ms", 1, u64::MAX)?;
         let soft_ms = opt_int_arg(soft_ms, "soft_ms", 1, u64::MAX)?.or(ms);

@@ -9,7 +9,6 @@ use std::{
 
 use camelpy_core::{
     eval::EvalParams,
-    search::limits::SearchLimits,
     threads::{search_many, BatchProgress},
 };
 use pyo3::{
@@ -18,7 +17,7 @@ use pyo3::{
 };
 
 use crate::{
-    args::{check_hash, default_threads, opt_int_arg, BATCH_HASH_MB, MAX_SEARCH_DEPTH, MAX_THREADS},
+    args::{check_hash, default_threads, opt_int_arg, search_limits, BATCH_HASH_MB, MAX_THREADS},
     info::PySearchOutcome,
     interrupt,
     search::position,
@@ -56,12 +55,7 @@ pub fn analyse_many(
     params: Option<Vec<(String, i32)>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let limits = SearchLimits {
-        depth: opt_int_arg(depth, "depth", 1, MAX_SEARCH_DEPTH)?.map(|d| d as i32),
-        nodes: opt_int_arg(nodes, "nodes", 1, u64::MAX)?,
-        mate: opt_int_arg(mate, "mate", 1, MAX_SEARCH_DEPTH)?.map(|m| m as i32),
-        ..SearchLimits::default()
-    };
+    let limits = search_limits(depth, nodes, mate)?;
     let ms = opt_int_arg(ms, "ms", 1, u64::MAX)?;
     if limits.depth.is_none() && limits.nodes.is_none() && ms.is_none() && limits.mate.is_none() {
         return Err(PyValueError::new_err("analyse_many needs a depth, nodes, time or mate limit"));
