@@ -40,6 +40,7 @@ MODULES = [
     "camelpy.tools.ratings",
     "camelpy.tools.tournament",
     "camelpy.tools.epd",
+    "camelpy.tools.tune",
 ]
 
 

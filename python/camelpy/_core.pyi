@@ -147,6 +147,12 @@ class Engine:
     def set_param(self, name: str, value: int) -> None: ...
 
 def bench(depth: int | None = None) -> tuple[int, int]: ...
+def linearize(
+    items: list[tuple[str, list[str], bool]],
+    *,
+    params: list[tuple[str, int]] | None = None,
+    threads: int | None = None,
+) -> tuple[bytes, bytes]: ...
 def analyse_many(
     items: list[tuple[str, list[str], bool]],
     *,

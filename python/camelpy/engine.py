@@ -273,6 +273,46 @@ class Engine:
         root = board_root(board_or_fen)
         return self._native.eval_trace(root.fen, list(root.moves), root.chess960)
 
+    def params(self) -> dict[str, int]:
+        """Every evaluation weight by name, in the core's table order (the UCI spin options of the same
+        names set them too).
+
+        >>> import camelpy
+        >>> camelpy.Engine().params()["pawn_value_mg"] > 0
+        True
+        """
+        return {name: value for name, value, _, _ in self._native.params()}
+
+    def set_param(self, name: str, value: int) -> None:
+        """Sets one evaluation weight for the following searches (waits for a running search).
+
+        >>> import camelpy
+        >>> engine = camelpy.Engine()
+        >>> engine.set_param("tempo_mg", 25)
+        >>> engine.params()["tempo_mg"]
+        25
+
+        :raises: :exc:`ValueError` for an unknown name or a value outside the weight's range (the
+            message names both), :exc:`TypeError` for a value that is not an integer.
+        """
+        self._native.set_param(name, value)
+
+    def set_params(self, values: dict[str, int]) -> None:
+        """Sets several weights, e.g. the JSON that ``camelpy tune`` writes
+        (``engine.set_params(json.load(open("weights.json")))``). All are checked first: on an error
+        none is changed.
+
+        :raises: :exc:`ValueError`, :exc:`TypeError` as :meth:`set_param`.
+        """
+        before = self.params()
+        try:
+            for name, value in values.items():
+                self._native.set_param(name, value)
+        except (ValueError, TypeError):
+            for name, value in before.items():
+                self._native.set_param(name, value)
+            raise
+
     def analyse_many(
         self,
         boards_or_fens: list[BoardOrFen],
@@ -297,7 +337,7 @@ class Engine:
         :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, a bad limit, or a
             thread count outside 1 … ``camelpy.MAX_THREADS``.
         """
-        params = [(name, value) for name, value, _, _ in self._native.params()]
+        params = list(self.params().items())
         return analyse_many(boards_or_fens, limit, threads=threads, progress=progress, params=params)
 
 

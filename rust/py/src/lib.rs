@@ -5,6 +5,7 @@ mod args;
 mod board;
 mod convert;
 mod errors;
+mod eval;
 mod info;
 mod interrupt;
 mod perft;
@@ -44,6 +45,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add_function(wrap_pyfunction!(threads::analyse_many, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::linearize, m)?)?;
     Ok(())
 }
 

@@ -7,10 +7,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use camelpy_core::{
-    eval::EvalParams,
-    threads::{search_many, BatchProgress},
-};
+use camelpy_core::threads::{search_many, BatchProgress};
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
     prelude::*,
@@ -18,6 +15,7 @@ use pyo3::{
 
 use crate::{
     args::{check_hash, default_threads, opt_int_arg, search_limits, BATCH_HASH_MB, MAX_THREADS},
+    eval::eval_params,
     info::PySearchOutcome,
     interrupt,
     search::position,
@@ -67,10 +65,7 @@ pub fn analyse_many(
         Some(v) if !v.is_none() => check_hash(v, "hash_mb", workers)?,
         _ => BATCH_HASH_MB as usize,
     };
-    let mut eval = EvalParams::DEFAULT;
-    for (name, value) in params.unwrap_or_default() {
-        eval.set(&name, value).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    }
+    let eval = eval_params(params)?;
     // Extract: bad items become their exception objects now; the good ones are searched.
     let mut entries: Vec<Option<Py<PyAny>>> = Vec::with_capacity(items.len());
     let mut positions = Vec::new();

@@ -14,11 +14,13 @@
 //!   towards zero, so negating the sum negates the result.
 //! - The piece-square terms are formulas (centrality, advancement), not tables copied from an engine.
 
+mod linear;
 mod params;
 mod pawns;
 mod score;
 mod trace;
 
+pub use linear::{blend_exact, evaluate_exact, linearize};
 pub use params::{EvalParams, ParamInfo, SetParamError};
 pub use pawns::PawnCache;
 pub use score::TaperedScore;

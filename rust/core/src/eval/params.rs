@@ -99,6 +99,18 @@ macro_rules! eval_params {
                 $( ParamInfo { name: stringify!($sname), default: $sval, min: $smin, max: $smax, doc: $sdoc }, )*
             ];
 
+            /// Each parameter's storage, in [`EvalParams::all`] order, for index-based access.
+            const SLOTS: &'static [fn(&mut EvalParams) -> &mut i32] = &[
+                $( |p| &mut p.$pname.mg, |p| &mut p.$pname.eg, )*
+                $( |p| &mut p.$sname, )*
+            ];
+
+            /// Each parameter's value, in [`EvalParams::all`] order.
+            const GETTERS: &'static [fn(&EvalParams) -> i32] = &[
+                $( |p| p.$pname.mg, |p| p.$pname.eg, )*
+                $( |p| p.$sname, )*
+            ];
+
             /// Every scalar parameter, pairs split into `_mg` and `_eg`, in declaration order.
             pub fn all() -> &'static [ParamInfo] {
                 Self::INFO
@@ -257,6 +269,19 @@ impl EvalParams {
         Ok(())
     }
 
+    /// The value of the parameter at `index` in [`EvalParams::all`] order (a tuner's way: no name
+    /// lookup). Panics on an index out of range, which is a caller's bug.
+    pub fn get_index(&self, index: usize) -> i32 {
+        (Self::GETTERS[index])(self)
+    }
+
+    /// Sets the parameter at `index` in [`EvalParams::all`] order without a range check (a tuner
+    /// probing the evaluation may step just outside a range; [`EvalParams::set`] is the checked way).
+    /// Panics on an index out of range, which is a caller's bug.
+    pub fn set_index(&mut self, index: usize, value: i32) {
+        *(Self::SLOTS[index])(self) = value;
+    }
+
     /// The description of the parameter called `name`.
     pub fn info(name: &str) -> Option<&'static ParamInfo> {
         Self::INFO.iter().find(|p| p.name == name)
@@ -334,6 +359,10 @@ mod tests {
         assert_eq!(params.get("nope"), None);
         params.set("knight_value_eg", 123).unwrap();
         assert_eq!(params.knight_value.eg, 123);
+        for (i, p) in EvalParams::all().iter().enumerate() {
+            params.set_index(i, p.min);
+            assert_eq!((params.get(p.name), params.get_index(i)), (Some(p.min), p.min), "{}", p.name);
+        }
         assert_eq!(params.values().count(), EvalParams::all().len());
     }
 }

@@ -1,0 +1,162 @@
+"""camelpy tune: the fit finds known optima, the core's linearization is exact for linear weights, and the
+command writes weights that the engine loads, the source table, the loss plot and the moved-weights table."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import camelpy
+import chess
+import numpy as np
+import pytest
+from camelpy.tools import cli, tune
+
+from tests.conftest import read_balanced_openings
+
+def _fens(count: int) -> list[str]:
+    """The first *count* balanced openings as FENs (their EPD lines' four fields and move counters)."""
+    return [" ".join(line.split()[:4]) + " 0 1" for line in read_balanced_openings()[:count]]
+
+
+PARAMS_RS = Path(__file__).resolve().parent.parent / "rust" / "core" / "src" / "eval" / "params.rs"
+
+
+def test_scores_alone_give_the_known_optimum_exactly() -> None:
+    data = tune.synthetic(positions=3000, weights=4, seed=3)
+    result = tune.tune(data, blend=0.0, epochs=30, batch_size=256, learning_rate=2.0, seed=3)
+    assert data.truth is not None
+    np.testing.assert_allclose(result.theta, data.truth, atol=0.01)
+    assert result.val_losses[-1] < 1e-10 < result.val_losses[0]
+
+
+def test_results_alone_find_the_optimum_within_sampling_error() -> None:
+    # Game results are wins and losses drawn with the true model's probabilities: with K known, the
+    # least-squares weights approach the truth as the sample grows.
+    data = tune.synthetic(positions=40000, weights=3, k=1.0, seed=1)
+    result = tune.tune(data, k=1.0, blend=1.0, epochs=30, batch_size=1024, learning_rate=2.0, seed=1)
+    assert data.truth is not None
+    assert np.max(np.abs(result.theta - data.truth)) < 6.0
+    start = np.max(np.abs(data.theta0 - data.truth))
+    assert start > 20.0
+
+
+def test_k_is_fitted_to_the_results() -> None:
+    for seed, k in [(2, 1.3), (4, 0.7)]:
+        data = tune.synthetic(positions=20000, weights=2, k=k, seed=seed, offset=0.0)
+        assert abs(tune.fit_k(data) - k) < 0.1
+
+
+def test_weights_stay_in_their_ranges() -> None:
+    data = tune.synthetic(positions=2000, weights=2, seed=5)
+    data.lows[:] = data.theta0 - 1.0
+    data.highs[:] = data.theta0 + 1.0
+    result = tune.tune(data, blend=0.0, epochs=5, batch_size=128, learning_rate=5.0)
+    assert np.all(result.theta >= data.lows) and np.all(result.theta <= data.highs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"blend": 1.5}, {"validation": 1.0}, {"epochs": 0}, {"batch_size": 0}, {"learning_rate": 0.0}],
+)
+def test_bad_settings_are_value_errors(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        tune.tune(tune.synthetic(positions=10, weights=1), **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_linear_model_matches_the_engine() -> None:
+    fens = _fens(60)
+    data = tune.linearize(fens, [0.5] * len(fens), [None] * len(fens), threads=2)
+    engine = camelpy.Engine(hash_mb=1)
+    for fen, value in zip(fens, data.values):
+        white = engine.evaluate(fen) * (1 if chess.Board(fen).turn else -1)
+        assert int(value) == white  # the evaluation is the exact value truncated
+    # Moving linear weights: the prediction is the engine's new evaluation (up to its rounding).
+    moved = dict(zip(data.names, (int(v) for v in data.theta0)))
+    for name, delta in [("knight_value_mg", 20), ("rook_mobility_eg", 3), ("passed_rank6_mg", -9)]:
+        moved[name] += delta
+    theta = np.array([moved[n] for n in data.names], dtype=np.float64)
+    engine.set_params(moved)
+    for fen, predicted in zip(fens, data.predict(theta)):
+        white = engine.evaluate(fen) * (1 if chess.Board(fen).turn else -1)
+        assert abs(predicted - white) < 1.0 + 1e-3, fen
+
+
+def test_text_export_lines_are_read_from_whites_view() -> None:
+    fens, results, scores = tune.read_text(
+        [
+            "# comment",
+            "",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 150 | 1.0",
+            "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1 | - | 0.5",
+        ]
+    )
+    assert results == [1.0, 0.5] and scores == [150.0, None] and len(fens) == 2
+    for bad in ["only a fen", "fen | x | 1.0", "fen | 10 | 2.0", "fen | nan | 1.0"]:
+        with pytest.raises(ValueError, match="<text>:1: "):
+            tune.read_text([bad])
+
+
+def test_the_source_table_is_rewritten_in_place() -> None:
+    text = PARAMS_RS.read_text(encoding="utf-8")
+    defaults = camelpy.Engine(hash_mb=1).params()
+    assert tune.rewrite_source(text, defaults) == text
+    changed = tune.rewrite_source(text, {"knight_value_mg": 341, "king_danger_cap": 99999})
+    diff = [(a, b) for a, b in zip(text.splitlines(), changed.splitlines()) if a != b]
+    assert [b.strip() for _, b in diff] == [
+        "knight_value: (341, 310), [0, 1500];",
+        "king_danger_cap: 2000, [0, 2000];",  # clamped to its range
+    ]
+    with pytest.raises(ValueError, match="not in the parameter table: 'no_such'"):
+        tune.rewrite_source(text, {"no_such": 1})
+
+
+def test_the_command_writes_weights_the_engine_loads(tmp_path: Path) -> None:
+    # A small labelled set: positions from the openings, results from a material count (so the fit has
+    # something to find), scores from a depth-1 search.
+    lines = []
+    for fen in _fens(200):
+        board = chess.Board(fen)
+        material = sum(
+            len(board.pieces(pt, chess.WHITE)) - len(board.pieces(pt, chess.BLACK)) for pt in range(1, 6)
+        )
+        result = "1.0" if material > 0 else "0.0" if material < 0 else "0.5"
+        lines.append(f"{fen} | - | {result}")
+    data = tmp_path / "data.txt"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    source = tmp_path / "params.rs"
+    source.write_text(PARAMS_RS.read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    args = [str(data), "--out", str(out), "--epochs", "3", "--batch-size", "64", "--rounds", "2"]
+    assert cli.main(["tune", *args, "--threads", "2", "--write-source", str(source)]) == 0
+    weights = json.loads((out / "weights.json").read_text(encoding="utf-8"))
+    engine = camelpy.Engine(hash_mb=1)
+    assert set(weights) == set(engine.params())
+    engine.set_params(weights)
+    assert engine.params() == weights
+    assert (out / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "moved.md").read_text(encoding="utf-8").startswith("| weight | before | after | change |")
+    rewritten = source.read_text(encoding="utf-8")
+    pawn = re.search(r"pawn_value: \((-?\d+), (-?\d+)\)", rewritten)
+    assert pawn is not None and (int(pawn[1]), int(pawn[2])) == (
+        weights["pawn_value_mg"],
+        weights["pawn_value_eg"],
+    )
+
+
+def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tune", str(tmp_path / "missing.txt"), "--out", str(tmp_path)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a line\n", encoding="utf-8")
+    assert cli.main(["tune", str(bad), "--out", str(tmp_path)]) == 2
+    assert "bad.txt:1:" in capsys.readouterr().err
+
+
+def test_set_params_is_all_or_nothing() -> None:
+    engine = camelpy.Engine(hash_mb=1)
+    before = engine.params()
+    with pytest.raises(ValueError):
+        engine.set_params({"tempo_mg": 30, "knight_value_mg": 10**6})
+    assert engine.params() == before
