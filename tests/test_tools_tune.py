@@ -15,6 +15,7 @@ from camelpy.tools import cli, tune
 
 from tests.conftest import read_balanced_openings
 
+
 def _fens(count: int) -> list[str]:
     """The first *count* balanced openings as FENs (their EPD lines' four fields and move counters)."""
     return [" ".join(line.split()[:4]) + " 0 1" for line in read_balanced_openings()[:count]]
