@@ -19,6 +19,7 @@ MODULES = [
     "camelpy.engine",
     "camelpy.batch",
     "camelpy.types",
+    "camelpy.params",
     "camelpy.__main__",
     "camelpy.uci",
     "camelpy.uci.loop",

@@ -161,3 +161,36 @@ def test_set_params_is_all_or_nothing() -> None:
     with pytest.raises(ValueError):
         engine.set_params({"tempo_mg": 30, "knight_value_mg": 10**6})
     assert engine.params() == before
+
+
+def test_the_uci_option_paramsfile_loads_a_weights_file(tmp_path: Path) -> None:
+    from camelpy.uci.loop import UciEngine
+
+    weights = tmp_path / "weights.json"
+    weights.write_text(json.dumps({"tempo_mg": 31, "knight_value_eg": 300}), encoding="utf-8")
+    lines: list[str] = []
+    uci = UciEngine(lines.append)
+    native = uci._engine
+    defaults = dict((n, v) for n, v, _, _ in native.params())
+    uci.handle("setoption name pawn_value_mg value 100")
+    uci.handle(f"setoption name ParamsFile value {weights}")
+    now = dict((n, v) for n, v, _, _ in native.params())
+    assert (now["tempo_mg"], now["knight_value_eg"]) == (31, 300)
+    assert now["pawn_value_mg"] == defaults["pawn_value_mg"]  # the file's weights on top of the defaults
+    assert not [line for line in lines if line.startswith("info string")]
+    for bad, why in [
+        ("missing.json", "cannot read weights file"),
+        ("bad.json", "is not JSON"),
+        ("range.json", "is outside"),
+    ]:
+        if bad == "bad.json":
+            (tmp_path / bad).write_text("{", encoding="utf-8")
+        if bad == "range.json":
+            (tmp_path / bad).write_text(json.dumps({"tempo_mg": 10**6}), encoding="utf-8")
+        uci.handle(f"setoption name ParamsFile value {tmp_path / bad}")
+        assert lines[-1].startswith("info string option 'ParamsFile' not changed") and why in lines[-1], (
+            lines[-1]
+        )
+        assert dict((n, v) for n, v, _, _ in native.params()) == now
+    uci.handle("setoption name ParamsFile value <empty>")
+    assert dict((n, v) for n, v, _, _ in native.params()) == defaults

@@ -17,6 +17,7 @@ import chess.engine
 
 from camelpy import _core, timeman
 from camelpy.batch import BatchResult, ProgressCallback, analyse_many
+from camelpy.params import apply_params
 from camelpy.types import BoardOrFen, SearchResult, board_root, info_dict, limit_ms, search_result
 
 __all__ = ["Engine", "InfoCallback", "SearchResult", "bench", "search"]
@@ -299,19 +300,12 @@ class Engine:
 
     def set_params(self, values: dict[str, int]) -> None:
         """Sets several weights, e.g. the JSON that ``camelpy tune`` writes
-        (``engine.set_params(json.load(open("weights.json")))``). All are checked first: on an error
-        none is changed.
+        (``engine.set_params(camelpy.params.read_params_file("weights.json"))``). All are checked first:
+        on an error none is changed.
 
         :raises: :exc:`ValueError`, :exc:`TypeError` as :meth:`set_param`.
         """
-        before = self.params()
-        try:
-            for name, value in values.items():
-                self._native.set_param(name, value)
-        except (ValueError, TypeError):
-            for name, value in before.items():
-                self._native.set_param(name, value)
-            raise
+        apply_params(self._native, values)
 
     def analyse_many(
         self,

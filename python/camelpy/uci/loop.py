@@ -37,6 +37,7 @@ import chess.polyglot
 
 from camelpy import _core
 from camelpy._quote import quote
+from camelpy.params import apply_params, read_params_file
 from camelpy.tools.bench import bench_lines, parse_depth
 from camelpy.uci import commands
 from camelpy.uci.commands import CommandError, parse_go, parse_position, parse_setoption, split_command
@@ -98,6 +99,7 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
         Option.string("SyzygyPath", ""),
         Option.check("OwnBook", False),
         Option.string("BookFile", ""),
+        Option.string("ParamsFile", ""),
         Option.spin("BookSeed", 0, 0, MAX_BOOK_SEED),
     ]
     taken = {o.name.lower() for o in options}
@@ -302,6 +304,9 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         elif name == "SyzygyPath":
             if value:
                 self.info("SyzygyPath noted, but tablebase probing is not implemented yet")
+        elif name == "ParamsFile":
+            assert isinstance(value, str)
+            apply_params(self._engine, read_params_file(value) if value else {}, reset=True)
         elif name in ("BookFile", "BookSeed", "OwnBook"):
             self._session.close_book()  # reopened with the new settings when next needed
         elif name in self._param_names:
