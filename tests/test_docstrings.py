@@ -15,6 +15,7 @@ import pytest
 MODULES = [
     "camelpy",
     "camelpy._quote",
+    "camelpy._args",
     "camelpy.errors",
     "camelpy.engine",
     "camelpy.batch",

@@ -189,7 +189,7 @@ def test_engine_words_and_time_controls() -> None:
         (["sf", "tc=fast"], "'fast'"),
         (["sf", "speed=3"], "speed=3"),
         (["sf"], "no limit"),
-        (["sf", "nodes=-5"], "positive"),
+        (["sf", "nodes=-5"], "nodes must be at least 1, got -5"),
     ]:
         with pytest.raises(ValueError, match=needle):
             parse_engine(words)

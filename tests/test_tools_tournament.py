@@ -113,7 +113,7 @@ def test_schedules_gauntlet_round_robin_and_families() -> None:
         ("colour = 'x'\n" + PLAYERS, "colour"),
         ('format = "swiss"\n' + PLAYERS, "swiss"),
         ('anchor = "nobody"\n' + PLAYERS, "nobody"),
-        (PLAYERS.replace("nodes = 1", "nodes = -1"), "positive"),
+        (PLAYERS.replace("nodes = 1", "nodes = -1"), "nodes must be at least 1, got -1"),
         ("players = [", "bad TOML"),
     ],
 )

@@ -26,6 +26,9 @@ from types import TracebackType
 import chess
 import chess.polyglot
 
+from camelpy._args import brief, int_arg, items_arg, opt_int_arg, path_arg, shown
+from camelpy._quote import quote
+
 __all__ = ["Book", "InvalidBookError", "write_book"]
 
 ENTRY_SIZE = 16
@@ -55,21 +58,32 @@ class Book:
     the position is not in the book. *seed* makes the choices reproducible (``None``: seeded from the
     OS). Use it as a context manager, or call :meth:`close`.
 
-    :raises: :exc:`InvalidBookError` if *path* cannot be opened as a book.
+    :raises: :exc:`InvalidBookError` if *path* cannot be opened as a book; :exc:`TypeError` for a *path*
+        that is not a path (an ``int`` would be taken for a file descriptor) or a *seed* that is not an
+        integer.
     """
 
     def __init__(self, path: str | os.PathLike[str], seed: int | None = None) -> None:
-        self.path = os.fspath(path)
         try:
+            self.path = path_arg(path, "path")
+        except ValueError:  # empty, or holding NUL
+            raise InvalidBookError(f"cannot open book {quote(os.fspath(path))}: not a file name") from None
+        opt_int_arg(seed, "seed", None)
+        try:
+            if not os.path.isfile(self.path):
+                what = "Is a directory" if os.path.isdir(self.path) else "No such file or directory"
+                raise InvalidBookError(f"cannot open book {quote(self.path)}: {what}")
             size = os.path.getsize(self.path)
             if size == 0 or size % ENTRY_SIZE:
                 raise InvalidBookError(
                     f"not a polyglot book (size {size} is not a positive multiple of {ENTRY_SIZE}): "
-                    f"{self.path!r}"
+                    f"{quote(self.path)}"
                 )
             self._reader = chess.polyglot.open_reader(self.path)
         except OSError as err:
-            raise InvalidBookError(f"cannot open book {self.path!r}: {err.strerror or err}") from None
+            raise InvalidBookError(
+                f"cannot open book {quote(self.path)}: {err.strerror or brief(err)}"
+            ) from None
         self._random = random.Random(seed)
 
     def __len__(self) -> int:
@@ -78,14 +92,20 @@ class Book:
     def pick(self, board: chess.Board) -> chess.Move | None:
         """A book move for *board* chosen at random in proportion to the entries' weights; ``None`` if the
         position has no (legal, positive-weight) entry. Castling comes back as python-chess writes it for
-        the board (``e1g1`` in standard chess, king takes rook in Chess960)."""
+        the board (``e1g1`` in standard chess, king takes rook in Chess960).
+
+        :raises: :exc:`TypeError` for a *board* that is not a :class:`chess.Board`."""
+        _check_board(board)
         try:
             return self._reader.weighted_choice(board, random=self._random).move
         except IndexError:
             return None
 
     def moves(self, board: chess.Board) -> dict[chess.Move, int]:
-        """Every legal book move for *board* with its total weight (an empty dict when out of book)."""
+        """Every legal book move for *board* with its total weight (an empty dict when out of book).
+
+        :raises: :exc:`TypeError` for a *board* that is not a :class:`chess.Board`."""
+        _check_board(board)
         found: dict[chess.Move, int] = {}
         for entry in self._reader.find_all(board):
             found[entry.move] = found.get(entry.move, 0) + entry.weight
@@ -105,6 +125,11 @@ class Book:
 
     def __repr__(self) -> str:
         return f"Book({self.path!r})"
+
+
+def _check_board(board: object) -> None:
+    if not isinstance(board, chess.Board):
+        raise TypeError(f"board must be a chess.Board, got {type(board).__name__} {shown(board)}")
 
 
 def _raw_move(board: chess.Board, move: chess.Move) -> int:
@@ -128,17 +153,27 @@ def write_book(path: str | os.PathLike[str], entries: Iterable[tuple[chess.Board
     returns the number of entries written.
 
     :raises: :exc:`chess.IllegalMoveError` for a move that is illegal on its board, :exc:`ValueError` for
-        a weight outside 0..65535.
+        a weight outside 0..65535 or a *path* that cannot be written (naming it), :exc:`TypeError` for
+        an entry that is not a (:class:`chess.Board`, :class:`chess.Move`, int) triple.
     """
+    target = path_arg(path, "path")
     packed = []
-    for board, move, weight in entries:
+    for number, entry in enumerate(items_arg(entries, "entries", (tuple, list)), start=1):
+        if len(entry) != 3:
+            raise TypeError(f"book entry {number} must be a (board, move, weight) triple, got {shown(entry)}")
+        board, move, weight = entry
+        _check_board(board)
+        if not isinstance(move, chess.Move):
+            raise TypeError(f"move must be a chess.Move, got {type(move).__name__} {shown(move)}")
         if not board.is_legal(move):
             raise chess.IllegalMoveError(f"illegal move in book entry: {move.uci()!r} in {board.fen()}")
-        if not 0 <= weight <= 0xFFFF:
-            raise ValueError(f"book weight must be within 0..65535, got {weight}")
+        int_arg(weight, "book weight", 0, 0xFFFF)
         packed.append((chess.polyglot.zobrist_hash(board), _raw_move(board, move), weight))
     packed.sort()
-    with open(path, "wb") as f:
-        for key, raw, weight in packed:
-            f.write(_ENTRY.pack(key, raw, weight, 0))
+    try:
+        with open(target, "wb") as f:
+            for key, raw, weight in packed:
+                f.write(_ENTRY.pack(key, raw, weight, 0))
+    except OSError as err:
+        raise ValueError(f"cannot write book {quote(target)}: {err.strerror or brief(err)}") from None
     return len(packed)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from camelpy._args import int_arg, opt_int_arg, real_arg, shown, str_arg
+
 __all__ = ["Budget", "TimeManager", "budget"]
 
 MOVES_HORIZON = 35
@@ -88,6 +90,10 @@ class Budget:
     hard_ms: int
     """Deadline: the search is aborted mid-iteration here."""
 
+    def __post_init__(self) -> None:
+        int_arg(self.soft_ms, "soft_ms", 0)
+        int_arg(self.hard_ms, "hard_ms", 0)
+
 
 def budget(
     time_ms: int | None,
@@ -102,7 +108,8 @@ def budget(
     *time_ms* and *inc_ms* are the mover's clock and increment; *movestogo* the moves to the next time
     control (``None`` or 0: sudden death); *overhead_ms* the ``Move Overhead`` option, time lost per move
     outside the search (process and GUI latency). With *movetime_ms* the search may use that time, less
-    the overhead (but at least half of it). Negative inputs count as 0.
+    the overhead (but at least half of it). Negative inputs count as 0; anything that is not an integer
+    (a float, ``True``) is a :exc:`TypeError`, as ``None`` is for *inc_ms* and *overhead_ms*.
 
     The clock left after reserving the overhead of the moves to come and :data:`LATENCY_FLOOR_MS` on top
     is "usable"; the soft budget is an even share of it over the moves left plus most of the increment,
@@ -121,6 +128,11 @@ def budget(
     >>> budget(None) is None
     True
     """
+    opt_int_arg(time_ms, "time_ms", None)
+    int_arg(inc_ms, "inc_ms", None)
+    opt_int_arg(movestogo, "movestogo", None)
+    int_arg(overhead_ms, "overhead_ms", None)
+    opt_int_arg(movetime_ms, "movetime_ms", None)
     overhead = max(0, overhead_ms)
     if movetime_ms is not None:
         movetime = max(0, movetime_ms)
@@ -167,6 +179,8 @@ class TimeManager:
     """
 
     def __init__(self, limits: Budget, *, dynamic: bool = True) -> None:
+        if not isinstance(limits, Budget):
+            raise TypeError(f"limits must be a Budget, got {type(limits).__name__} {shown(limits)}")
         self.budget = limits
         self.dynamic = dynamic
         """``False`` (``go movetime``): no early stop and no extension; the search uses its budget."""
@@ -186,7 +200,15 @@ class TimeManager:
         return min(self.budget.soft_ms * self.factor, self.outer_soft_ms)
 
     def update(self, depth: int, best_move: str, cp: int | None, elapsed_ms: float) -> bool:
-        """Records one completed iteration and returns :meth:`should_stop` for *elapsed_ms*."""
+        """Records one completed iteration and returns :meth:`should_stop` for *elapsed_ms*.
+
+        :raises: :exc:`TypeError` for an argument of the wrong type, :exc:`ValueError` for a negative
+            depth or a negative, infinite or NaN time.
+        """
+        int_arg(depth, "depth", 0)
+        str_arg(best_move, "best_move")
+        opt_int_arg(cp, "cp", None)
+        real_arg(elapsed_ms, "elapsed_ms", minimum=0)
         if best_move == self._best:
             self._stable += 1
         else:
@@ -205,4 +227,4 @@ class TimeManager:
 
     def should_stop(self, elapsed_ms: float) -> bool:
         """True once *elapsed_ms* has reached the scaled soft budget."""
-        return elapsed_ms >= self.scaled_soft_ms()
+        return real_arg(elapsed_ms, "elapsed_ms", minimum=0) >= self.scaled_soft_ms()

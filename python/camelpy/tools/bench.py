@@ -21,6 +21,7 @@ import sys
 from typing import IO
 
 from camelpy import _core
+from camelpy._args import str_arg
 from camelpy._quote import quote
 
 __all__ = ["add_arguments", "bench_lines", "main", "parse_depth", "run_bench"]
@@ -60,9 +61,12 @@ def parse_depth(text: str) -> int:
     Traceback (most recent call last):
     ...
     ValueError: expected a depth (an integer of at least 1), got 'x'
+
+    :raises: :exc:`ValueError` for text that is not such an integer, :exc:`TypeError` for a *text* that
+        is not a string.
     """
     try:
-        depth = int(text)
+        depth = int(str_arg(text, "text"))
     except ValueError:
         depth = 0
     if depth < 1:

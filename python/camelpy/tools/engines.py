@@ -24,6 +24,18 @@ from typing import Any
 import chess
 import chess.engine
 
+from camelpy._args import (
+    brief,
+    int_arg,
+    items_arg,
+    opt_int_arg,
+    real_arg,
+    shown,
+    split_command,
+    str_arg,
+)
+from camelpy._quote import quote
+
 __all__ = [
     "EngineConfig",
     "EngineStartError",
@@ -70,25 +82,30 @@ class TimeControl:
     """Moves per period (``40/…``), ``None`` for the whole game."""
 
     def __post_init__(self) -> None:
-        if self.base < 0 or self.inc < 0 or (self.moves is not None and self.moves < 1):
-            raise ValueError(f"bad time control: {self!r}")
+        real_arg(self.base, "time control base", minimum=0)
+        real_arg(self.inc, "time control increment", minimum=0)
+        opt_int_arg(self.moves, "time control moves", 1)
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """Parses ``40/60+0.6``, ``10+0.1``, ``1:30`` …
 
-        :raises: :exc:`ValueError` quoting *text* when it is not a time control.
+        :raises: :exc:`ValueError` quoting *text* when it is not a time control (or one with an infinite
+            clock, or ``0`` moves), :exc:`TypeError` when it is not a string.
         """
-        match = _TC_RE.match(text.strip())
+        match = _TC_RE.match(str_arg(text, "time control").strip())
         if match is None:
-            raise ValueError(f"expected a time control like '40/60+0.6' or '10+0.1', got {text!r}")
+            raise ValueError(f"expected a time control like '40/60+0.6' or '10+0.1', got {quote(text)}")
         moves, base, inc = match.groups()
-        if ":" in base:
-            minutes, seconds = base.split(":")
-            seconds_total = int(minutes) * 60 + float(seconds)
-        else:
-            seconds_total = float(base)
-        return cls(seconds_total, float(inc or 0.0), int(moves) if moves else None)
+        try:
+            if ":" in base:
+                minutes, seconds = base.split(":")
+                seconds_total = int(minutes) * 60 + float(seconds)
+            else:
+                seconds_total = float(base)
+            return cls(seconds_total, float(inc or 0.0), int(moves) if moves else None)
+        except (ValueError, OverflowError) as err:  # a clock beyond the float range, 0 moves …
+            raise ValueError(f"bad time control {quote(text)}: {brief(err)}") from None
 
     def __str__(self) -> str:
         text = f"{self.base:g}"
@@ -132,17 +149,27 @@ class EngineConfig:
     """Milliseconds an engine may overrun its clock or ``st`` before it loses on time."""
 
     def __post_init__(self) -> None:
-        if not self.command:
-            raise ValueError("an engine needs a command")
-        if not self.name:
+        command = tuple(items_arg(self.command, "command", str))
+        if not command or not command[0]:
+            raise ValueError(f"an engine needs a command, got {shown(command)}")
+        object.__setattr__(self, "command", command)
+        if not str_arg(self.name, "name"):
             object.__setattr__(self, "name", os.path.basename(self.command[0]))
+        for option in items_arg(self.options, "options", tuple):
+            if len(option) != 2 or not all(isinstance(part, str) for part in option):
+                raise TypeError(f"options must hold (name, value) string pairs, got {shown(option)}")
+        if self.tc is not None and not isinstance(self.tc, TimeControl):
+            raise TypeError(f"tc must be a TimeControl, got {type(self.tc).__name__} {shown(self.tc)}")
+        try:
+            if self.st is not None:
+                real_arg(self.st, "st", above=0)
+            opt_int_arg(self.nodes, "nodes", 1)
+            opt_int_arg(self.depth, "depth", 1)
+            int_arg(self.timemargin_ms, "timemargin", 0)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"engine {quote(self.name)}: {err}") from None
         if self.tc is None and self.st is None and self.nodes is None and self.depth is None:
-            raise ValueError(f"engine {self.name!r} has no limit: give tc=, st=, nodes= or depth=")
-        for label, value in (("st", self.st), ("nodes", self.nodes), ("depth", self.depth)):
-            if value is not None and value <= 0:
-                raise ValueError(f"engine {self.name!r}: {label} must be positive, got {value!r}")
-        if self.timemargin_ms < 0:
-            raise ValueError(f"engine {self.name!r}: timemargin must be >= 0, got {self.timemargin_ms!r}")
+            raise ValueError(f"engine {quote(self.name)} has no limit: give tc=, st=, nodes= or depth=")
 
     def describe(self) -> str:
         """The limits in the engine-spec words: ``tc=10+0.1 nodes=5000``."""
@@ -179,17 +206,19 @@ def parse_engine(words: Sequence[str], defaults: Sequence[str] = ()) -> EngineCo
     >>> parse_engine(["python -m camelpy", "nodes=5000"]).command
     ('python', '-m', 'camelpy')
 
-    :raises: :exc:`ValueError` quoting an unknown or malformed word.
+    :raises: :exc:`ValueError` quoting an unknown or malformed word, :exc:`TypeError` for *words* that
+        are not a list of strings.
     """
     fields: dict[str, Any] = {}
     options: dict[str, str] = {}
     command: tuple[str, ...] = ()
-    for word in [*defaults, *words]:
+    listed = items_arg(defaults, "defaults", str) + items_arg(words, "words", str)
+    for word in listed:
         key, sep, value = word.partition("=")
         if not sep:
             if command:
-                raise ValueError(f"expected key=value after the command, got {word!r}")
-            command = tuple(shlex.split(word))
+                raise ValueError(f"expected key=value after the command, got {quote(word)}")
+            command = tuple(split_command(word, "the engine command"))
             continue
         try:
             if key.startswith("option."):
@@ -197,7 +226,7 @@ def parse_engine(words: Sequence[str], defaults: Sequence[str] = ()) -> EngineCo
                     raise ValueError("empty option name")
                 options[key[7:]] = value
             elif key == "cmd":
-                command = tuple(shlex.split(value))
+                command = tuple(split_command(value, "cmd"))
             elif key == "name":
                 fields["name"] = value
             elif key == "tc":
@@ -213,7 +242,9 @@ def parse_engine(words: Sequence[str], defaults: Sequence[str] = ()) -> EngineCo
             else:
                 raise ValueError(f"unknown key (expected one of {', '.join(_KEYS)} or option.Name)")
         except ValueError as err:
-            raise ValueError(f"bad engine setting {word!r}: {err}") from None
+            raise ValueError(f"bad engine setting {quote(word)}: {brief(err)}") from None
+    if not command:
+        raise ValueError(f"an engine needs a command: none in {shown(listed)}")
     return EngineConfig(command=command, options=tuple(options.items()), **fields)
 
 
@@ -223,15 +254,23 @@ def engine_from_mapping(data: Mapping[str, Any]) -> EngineConfig:
 
     >>> engine_from_mapping({"cmd": "stockfish", "depth": 3, "options": {"Hash": 16}}).options
     (('Hash', '16'),)
+
+    :raises: :exc:`ValueError` quoting a bad key or value (the table is data: a value of the wrong type
+        is a bad value), :exc:`TypeError` when *data* is not a mapping.
     """
+    if not isinstance(data, Mapping):
+        raise TypeError(f"data must be a mapping (a TOML table), got {type(data).__name__} {shown(data)}")
     words = []
     for key, value in data.items():
         if key == "options":
             if not isinstance(value, Mapping):
-                raise ValueError(f"options must be a table, got {value!r}")
+                raise ValueError(f"options must be a table, got {shown(value)}")
             words += [f"option.{name}={_option_text(v)}" for name, v in value.items()]
         elif key == "cmd" and isinstance(value, list):
             words.append(f"cmd={shlex.join(str(v) for v in value)}")
+        elif key in ("cmd", "name") and not isinstance(value, str):
+            what = "a string or a list of strings" if key == "cmd" else "a string"
+            raise ValueError(f"{key} must be {what}, got {shown(value)}")
         elif key in ("family",):
             continue
         else:
@@ -277,9 +316,7 @@ class UciPlayer:
                 chess.engine.popen_uci(cmd, stderr=subprocess.DEVNULL), STARTUP_TIMEOUT
             )
         except (OSError, asyncio.TimeoutError, chess.engine.EngineError) as err:
-            raise EngineStartError(
-                f"cannot start engine {shlex.join(cmd)!r}: {err or type(err).__name__}"
-            ) from None
+            raise EngineStartError(f"cannot start engine {quote(shlex.join(cmd))}: {brief(err)}") from None
         self.transport, self.protocol = transport, protocol
         try:
             options = dict(self.config.options)
@@ -287,7 +324,9 @@ class UciPlayer:
                 await asyncio.wait_for(protocol.configure(options), STARTUP_TIMEOUT)
         except (asyncio.TimeoutError, chess.engine.EngineError) as err:
             await self.kill()
-            raise EngineStartError(f"engine {self.config.name!r} rejected its options: {err}") from None
+            raise EngineStartError(
+                f"engine {quote(self.config.name)} rejected its options: {brief(err)}"
+            ) from None
 
     async def kill(self) -> None:
         """Kills the process at once (for a hung or misbehaving engine) and reaps it."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import shlex
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -24,6 +23,17 @@ import chess
 import chess.engine
 
 import camelpy
+from camelpy._args import (
+    at,
+    brief,
+    int_arg,
+    items_arg,
+    opt_int_arg,
+    opt_str_arg,
+    read_text,
+    split_command,
+    str_arg,
+)
 from camelpy._quote import quote
 
 __all__ = ["EpdPosition", "PositionResult", "SuiteResult", "parse_epd_lines", "read_epd", "run_epd"]
@@ -80,17 +90,19 @@ def _moves(value: object) -> tuple[chess.Move, ...]:
 def parse_epd_lines(lines: Iterable[str], source: str = "<epd>") -> list[EpdPosition]:
     """Positions from EPD lines (blank lines and ``#`` comments skipped).
 
-    :raises: :exc:`ValueError` quoting a line that is not EPD or has an illegal ``bm``/``am`` move.
+    :raises: :exc:`ValueError` quoting a line that is not EPD or has an illegal ``bm``/``am`` move;
+        :exc:`TypeError` for *lines* that are not a list of strings.
     """
+    str_arg(source, "source")
     suite = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(items_arg(lines, "lines", str), start=1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
         try:
             board, ops = chess.Board.from_epd(text)
         except ValueError as err:
-            raise ValueError(f"bad EPD at {source}:{number}: {quote(text)} ({err})") from None
+            raise ValueError(f"bad EPD at {at(source, number)}: {quote(text)} ({brief(err)})") from None
 
         c0 = ops.get("c0")
         suite.append(
@@ -110,10 +122,7 @@ def read_epd(path: str | Path) -> list[EpdPosition]:
 
     :raises: :exc:`ValueError` for an unreadable file or a bad line.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise ValueError(f"cannot read EPD suite {str(path)!r}: {err.strerror}") from None
+    text = read_text(path, "path", "EPD suite")
     return parse_epd_lines(text.splitlines(), str(path))
 
 
@@ -183,8 +192,15 @@ def run_epd(
     """Runs *suite* on *engine*: ``"camelpy"`` (in-process, a fresh hash table per position) or a UCI
     command line, with a per-position limit of *ms* milliseconds, *depth* plies or *nodes* nodes.
 
-    :raises: :exc:`ValueError` when no limit is given or the engine cannot be started.
+    :raises: :exc:`ValueError` when no limit is given, a limit or *hash_mb* is below 1 or the engine
+        cannot be started; :exc:`TypeError` for an argument of the wrong type.
     """
+    suite = items_arg(suite, "suite", EpdPosition)
+    str_arg(engine, "engine")
+    for label, value in (("ms", ms), ("depth", depth), ("nodes", nodes)):
+        opt_int_arg(value, label, 1)
+    int_arg(hash_mb, "hash_mb", 1)
+    opt_str_arg(name, "name")
     if ms is None and depth is None and nodes is None:
         raise ValueError("give a per-position limit: ms, depth or nodes")
     results = []
@@ -200,11 +216,11 @@ def run_epd(
                 )
             )
     else:
-        command = shlex.split(engine)
+        command = split_command(engine, "engine")
         try:
             uci = chess.engine.SimpleEngine.popen_uci(command)
         except (OSError, chess.engine.EngineError) as err:
-            raise ValueError(f"cannot start engine {engine!r}: {err}") from None
+            raise ValueError(f"cannot start engine {quote(engine)}: {brief(err)}") from None
         try:
             options = {"Hash": hash_mb} if "Hash" in uci.options else {}
             uci.configure(options)
@@ -224,7 +240,7 @@ def run_epd(
                 )
         finally:
             uci.quit()
-    label = name or ("camelpy" if engine == "camelpy" else Path(shlex.split(engine)[0]).name)
+    label = name or ("camelpy" if engine == "camelpy" else Path(split_command(engine, "engine")[0]).name)
     return SuiteResult(label, tuple(results), sum(p.max_points for p in suite))
 
 

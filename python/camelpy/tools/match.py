@@ -26,9 +26,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, shown, str_arg
+from camelpy._quote import quote
 from camelpy.tools import stats
 from camelpy.tools.engines import EngineConfig, parse_engine
-from camelpy.tools.openings import Opening, book_digest, choose, load_openings
+from camelpy.tools.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
 from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
 
@@ -159,10 +161,22 @@ def summarize(
     sprt: stats.SPRT | None = None,
     out: str | None = None,
 ) -> MatchResult:
-    """Counts *records* from *name1*'s side; pairs are matched by their ``pair`` index."""
+    """Counts *records* from *name1*'s side; pairs are matched by their ``pair`` index. Games without a
+    result (``*``) are not counted.
+
+    :raises: :exc:`ValueError` for a record that *name1* did not play, :exc:`TypeError` for an argument
+        of the wrong type.
+    """
+    str_arg(name1, "name1")
+    str_arg(name2, "name2")
+    records = items_arg(records, "records", GameRecord)
+    _check_sprt(sprt)
+    opt_str_arg(out, "out")
     wins = draws = losses = 0
     pairs: dict[int, list[float]] = {}
     for record in records:
+        if record.result == "*":
+            continue
         points = record.score_for(name1)
         wins += points == 1.0
         draws += points == 0.5
@@ -176,6 +190,11 @@ def summarize(
         decision = sprt.status(results)
     ends = tuple(Counter(r.termination for r in records).most_common())
     return MatchResult(name1, name2, wins, draws, losses, penta, llr, sprt, decision, ends, out)
+
+
+def _check_sprt(sprt: object) -> None:
+    if sprt is not None and not isinstance(sprt, stats.SPRT):
+        raise TypeError(f"sprt must be a stats.SPRT or None, got {type(sprt).__name__} {shown(sprt)}")
 
 
 def _unique_names(engine1: EngineConfig, engine2: EngineConfig) -> tuple[EngineConfig, EngineConfig]:
@@ -210,11 +229,22 @@ def run_match(
     folder and settings resumes: games already played are not played again. A live line is shown on a
     terminal unless *quiet*.
 
-    :raises: :exc:`ValueError` for bad settings, an engine that cannot start, or an *out* folder that
-        holds a run with other settings.
+    :raises: :exc:`ValueError` for bad settings (*rounds* outside 1..:data:`MAX_PAIRS`, a *concurrency*
+        below 1, a *hang_timeout* not above 0, …), an engine that cannot start, or an *out* folder that
+        holds a run with other settings; :exc:`TypeError` for an argument of the wrong type. The
+        settings are checked before any engine starts.
     """
-    if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, got {rounds!r}")
+    for label, engine in (("engine1", engine1), ("engine2", engine2)):
+        if not isinstance(engine, EngineConfig):
+            raise TypeError(f"{label} must be an EngineConfig, got {type(engine).__name__} {shown(engine)}")
+    int_arg(rounds, "rounds", 1, MAX_PAIRS)
+    int_arg(concurrency, "concurrency", 1)
+    if not isinstance(adjudication, Adjudication):
+        raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
+    _check_sprt(sprt)
+    if out is not None:
+        path_arg(out, "out")
+    real_arg(hang_timeout, "hang_timeout", above=0)
     engine1, engine2 = _unique_names(engine1, engine2)
     chosen = choose(openings, rounds, order=order, seed=seed, start=start)
     specs = []
@@ -268,22 +298,27 @@ def run_match(
 
 def _keyvalues(words: Sequence[str] | None, allowed: dict[str, type], what: str) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    for word in words or ():
+    for word in items_arg(words, what, str) if words is not None else ():
         key, sep, text = word.partition("=")
         if not sep or key not in allowed:
-            raise ValueError(f"bad {what} setting {word!r}: expected {', '.join(k + '=' for k in allowed)}")
+            expected = ", ".join(k + "=" for k in allowed)
+            raise ValueError(f"bad {what} setting {quote(word)}: expected {expected}")
         kind = allowed[key]
         try:
             values[key] = text.lower() in ("1", "true", "yes", "on") if kind is bool else kind(text)
         except ValueError:
-            raise ValueError(f"bad {what} setting {word!r}: not a {kind.__name__}") from None
+            raise ValueError(f"bad {what} setting {quote(word)}: not a {kind.__name__}") from None
     return values
 
 
 def adjudication_from_args(
     draw: Sequence[str] | None, resign: Sequence[str] | None, maxmoves: int | None
 ) -> Adjudication:
-    """An :class:`Adjudication` from fastchess-style ``movenumber= movecount= score=`` words."""
+    """An :class:`Adjudication` from fastchess-style ``movenumber= movecount= score=`` words.
+
+    :raises: :exc:`ValueError` quoting a bad word or naming a value out of range, :exc:`TypeError` for
+        *draw* or *resign* not a list of strings (or ``None``), or a *maxmoves* not an integer.
+    """
     d = _keyvalues(draw, {"movenumber": int, "movecount": int, "score": int}, "draw")
     r = _keyvalues(resign, {"movecount": int, "score": int, "twosided": bool}, "resign")
     kwargs: dict[str, Any] = {"maxmoves": maxmoves}

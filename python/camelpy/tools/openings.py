@@ -21,9 +21,24 @@ from pathlib import Path
 import chess
 import chess.pgn
 
+from camelpy._args import (
+    at,
+    brief,
+    choice_arg,
+    int_arg,
+    items_arg,
+    opt_int_arg,
+    read_text,
+    shown,
+    str_arg,
+)
 from camelpy._quote import quote
 
-__all__ = ["Opening", "book_digest", "choose", "load_openings", "openings_from_lines"]
+__all__ = ["MAX_PAIRS", "Opening", "book_digest", "choose", "load_openings", "openings_from_lines"]
+
+MAX_PAIRS = 1_000_000
+"""Most game pairs one schedule may ask for: two million games, beyond any local run (a match or
+tournament lists its games up front, some 300 bytes each)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,11 +56,25 @@ class Opening:
     name: str = ""
     """The EPD ``id`` or the PGN line in SAN, for the PGN's ``Opening`` header."""
 
+    def __post_init__(self) -> None:
+        str_arg(self.fen, "fen")
+        object.__setattr__(self, "moves", tuple(items_arg(self.moves, "moves", str)))
+        str_arg(self.name, "name")
+
     def board(self) -> chess.Board:
-        """The position after the book moves, with them on the move stack."""
-        board = chess.Board(self.fen)
+        """The position after the book moves, with them on the move stack.
+
+        :raises: :exc:`ValueError` quoting a bad FEN or a move that is not legal.
+        """
+        try:
+            board = chess.Board(self.fen)
+        except ValueError as err:
+            raise ValueError(f"bad opening fen {quote(self.fen)} ({brief(err)})") from None
         for uci in self.moves:
-            board.push_uci(uci)
+            try:
+                board.push_uci(uci)
+            except ValueError as err:
+                raise ValueError(f"bad opening move {quote(uci)} ({brief(err)})") from None
         return board
 
     def to_json(self) -> dict[str, object]:
@@ -60,26 +89,28 @@ def book_digest(openings: Iterable[Opening]) -> str:
     >>> book_digest([Opening()]) == book_digest([Opening()]) != book_digest([Opening(moves=("e2e4",))])
     True
     """
-    data = [opening.to_json() for opening in openings]
+    data = [opening.to_json() for opening in items_arg(openings, "openings", Opening)]
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Opening]:
     """Openings from EPD lines (blank lines and ``#`` comments skipped).
 
-    :raises: :exc:`ValueError` quoting the first bad line.
+    :raises: :exc:`ValueError` quoting the first bad line, :exc:`TypeError` for *lines* that are not a
+        list of strings.
     """
+    str_arg(source, "source")
     book = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(items_arg(lines, "lines", str), start=1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
         try:
             board, ops = chess.Board.from_epd(text)
         except ValueError as err:
-            raise ValueError(f"bad EPD at {source}:{number}: {quote(text)} ({err})") from None
+            raise ValueError(f"bad EPD at {at(source, number)}: {quote(text)} ({brief(err)})") from None
         if not board.is_valid():
-            raise ValueError(f"impossible position at {source}:{number}: {quote(text)}")
+            raise ValueError(f"impossible position at {at(source, number)}: {quote(text)}")
         name = ops.get("id")
         book.append(Opening(board.fen(), (), str(name) if name else f"{Path(source).name}:{number}"))
     return book
@@ -93,7 +124,7 @@ def _pgn_openings(text: str, source: str, plies: int | None) -> list[Opening]:
         if game is None:
             break
         if game.errors:
-            raise ValueError(f"bad PGN game {len(book) + 1} in {source}: {game.errors[0]}")
+            raise ValueError(f"bad PGN game {len(book) + 1} in {quote(source)}: {brief(game.errors[0])}")
         board = game.board()
         root = board.fen()
         moves = list(game.mainline_moves())[:plies]
@@ -106,23 +137,22 @@ def load_openings(path: str | Path, *, fmt: str | None = None, plies: int | None
     """Reads an EPD or PGN book (*fmt* ``"epd"``/``"pgn"``, else from the file extension); *plies*
     cuts PGN lines.
 
-    :raises: :exc:`ValueError` for an unreadable, empty or malformed book.
+    :raises: :exc:`ValueError` for an unreadable, empty or malformed book, an unknown *fmt* or a
+        negative *plies*; :exc:`TypeError` for an argument of the wrong type.
     """
+    if fmt is not None:
+        choice_arg(fmt, "opening format", ("epd", "pgn"))
+    opt_int_arg(plies, "plies", 0)
+    text = read_text(path, "path", "openings")
     path = Path(path)
     kind = fmt or ("pgn" if path.suffix.lower() == ".pgn" else "epd")
-    if kind not in ("epd", "pgn"):
-        raise ValueError(f"opening format must be 'epd' or 'pgn', got {kind!r}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ValueError(f"cannot read openings {str(path)!r}: {err.strerror}") from None
     book = (
         _pgn_openings(text, str(path), plies)
         if kind == "pgn"
         else openings_from_lines(text.splitlines(), str(path))
     )
     if not book:
-        raise ValueError(f"no openings in {str(path)!r}")
+        raise ValueError(f"no openings in {quote(str(path))}")
     return book
 
 
@@ -133,14 +163,18 @@ def choose(
     shuffled with *seed* (``order="random"``; every opening is used once before any repeats). An
     empty book means the start position.
 
-    :raises: :exc:`ValueError` for an unknown order or a start outside the book.
+    :raises: :exc:`ValueError` for an unknown order, a *count* beyond :data:`MAX_PAIRS` or a start
+        outside the book; :exc:`TypeError` for an argument of the wrong type.
     """
+    items_arg(book, "book", Opening)
+    int_arg(count, "count", 0, MAX_PAIRS)
+    choice_arg(order, "opening order", ("sequential", "random"))
+    int_arg(seed, "seed", None)
+    int_arg(start, "opening start", 1)
     if not book:
         return [Opening(name="startpos")] * count
-    if order not in ("sequential", "random"):
-        raise ValueError(f"opening order must be 'sequential' or 'random', got {order!r}")
     if not 1 <= start <= len(book):
-        raise ValueError(f"opening start {start!r} outside the book's 1..{len(book)}")
+        raise ValueError(f"opening start {shown(start)} outside the book's 1..{len(book)}")
     indices = list(range(len(book)))
     if order == "random":
         random.Random(seed).shuffle(indices)

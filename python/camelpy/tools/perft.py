@@ -23,6 +23,7 @@ from pathlib import Path
 import chess
 
 import camelpy
+from camelpy._args import items_arg, opt_int_arg, read_text, str_arg
 from camelpy._quote import quote
 
 __all__ = ["PerftCase", "SuiteReport", "parse_suite_line", "read_suite", "run", "run_suite"]
@@ -52,8 +53,11 @@ class PerftCase:
 
         >>> PerftCase("8/8/8/8/8/8/8/K6k w - - 0 1", {1: 3, 2: 9, 3: 54}).capped(10)
         {1: 3, 2: 9}
+
+        :raises: :exc:`ValueError` for a negative *max_nodes*, :exc:`TypeError` for one not an integer.
         """
-        return {d: n for d, n in self.counts.items() if max_nodes is None or n <= max_nodes}
+        cap = opt_int_arg(max_nodes, "max_nodes", 0)
+        return {d: n for d, n in self.counts.items() if cap is None or n <= cap}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,8 +112,11 @@ def parse_suite_line(line: str, *, source: str = "", chess960: bool = False) -> 
     ...
     ValueError: depth 1 listed twice at line: '8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D1 3'
 
-    :raises: :exc:`ValueError` naming what is wrong and quoting the line.
+    :raises: :exc:`ValueError` naming what is wrong and quoting the line; :exc:`TypeError` for a *line*
+        or *source* that is not a string.
     """
+    str_arg(line, "line")
+    str_arg(source, "source")
     where = f"{source or 'line'}: {quote(line.strip())}"
     fen, *tags = line.strip().split(";")
     if not fen.strip():
@@ -133,12 +140,9 @@ def read_suite(path: str | Path, *, chess960: bool | None = None) -> list[PerftC
 
     :raises: :exc:`ValueError` for an unreadable file or a bad line.
     """
+    lines = read_text(path, "path", "perft suite").splitlines()
     path = Path(path)
     mode = path.stem.endswith("fischer") if chess960 is None else chess960
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise ValueError(f"cannot read perft suite {str(path)!r}: {err.strerror}") from None
     return [
         parse_suite_line(line, source=f"{path.name}:{n}", chess960=mode)
         for n, line in enumerate(lines, start=1)
@@ -147,13 +151,18 @@ def read_suite(path: str | Path, *, chess960: bool | None = None) -> list[PerftC
 
 
 def run_suite(cases: Sequence[PerftCase], *, max_nodes: int | None = DEFAULT_MAX_NODES) -> SuiteReport:
-    """Counts every (position, depth) whose expected count is at most *max_nodes* (all for ``None``)."""
+    """Counts every (position, depth) whose expected count is at most *max_nodes* (all for ``None``).
+
+    :raises: :exc:`TypeError` for *cases* that are not a list of :class:`PerftCase`, :exc:`ValueError`
+        for a negative *max_nodes*.
+    """
+    cap = opt_int_arg(max_nodes, "max_nodes", 0)
     checked = skipped = nodes = 0
     mismatches = []
     seconds = 0.0
-    for case in cases:
+    for case in items_arg(cases, "cases", PerftCase):
         for depth, expected in sorted(case.counts.items()):
-            if max_nodes is not None and expected > max_nodes:
+            if cap is not None and expected > cap:
                 skipped += 1
                 continue
             start = time.perf_counter()

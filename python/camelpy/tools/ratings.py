@@ -20,6 +20,9 @@ import math
 from collections.abc import Iterable
 from statistics import NormalDist
 
+from camelpy._args import items_arg, real_arg, shown, str_arg
+from camelpy._quote import quote
+
 __all__ = ["Rating", "RatingTable", "fit_ratings"]
 
 ELO_PER_NAT = 400 / math.log(10)
@@ -135,13 +138,22 @@ def _fit(
 def fit_ratings(games: Iterable[tuple[str, str, float]], anchor: str, anchor_elo: float = 0.0) -> RatingTable:
     """Fits ratings to ``(player, opponent, player's score)`` games with *anchor* fixed at *anchor_elo*.
 
-    :raises: :exc:`ValueError` when the anchor did not play or the games leave a player unconnected.
+    :raises: :exc:`ValueError` when the anchor did not play, the games leave a player unconnected or a
+        score is outside 0..1; :exc:`TypeError` for a game that is not a (str, str, number) triple.
     """
+    str_arg(anchor, "anchor")
+    anchor_elo = real_arg(anchor_elo, "anchor_elo")
     names: list[str] = []
     index: dict[str, int] = {}
     pairs: dict[tuple[int, int], list[float]] = {}
     played: dict[str, list[float]] = {}
-    for a, b, s in games:
+    for number, game in enumerate(items_arg(games, "games", (tuple, list)), start=1):
+        if len(game) != 3:
+            raise TypeError(f"game {number} must be a (player, opponent, score) triple, got {shown(game)}")
+        a, b = (
+            str_arg(name, f"the {role} of game {number}") for name, role in zip(game, ("player", "opponent"))
+        )
+        s = real_arg(game[2], f"the score of game {number}", minimum=0, maximum=1)
         for name in (a, b):
             if name not in index:
                 index[name] = len(names)
@@ -158,7 +170,7 @@ def fit_ratings(games: Iterable[tuple[str, str, float]], anchor: str, anchor_elo
         played[b][0] += 1
         played[b][1] += 1.0 - s
     if anchor not in index:
-        raise ValueError(f"the anchor {anchor!r} played no game")
+        raise ValueError(f"the anchor {quote(anchor)} played no game")
     exact = {k: (v[0], v[1]) for k, v in pairs.items()}
     fitted = _fit(names, exact, index[anchor])
     regularized = fitted is None

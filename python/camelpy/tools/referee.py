@@ -14,12 +14,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import chess
 import chess.engine
 import chess.pgn
 
+from camelpy._args import brief, int_arg, opt_int_arg, opt_str_arg, shown, str_arg
+from camelpy._quote import quote
 from camelpy.tools.engines import EngineConfig, UciPlayer
 from camelpy.tools.openings import Opening
 
@@ -76,6 +79,14 @@ class Adjudication:
     maxmoves: int | None = None
     """Full moves after which the game is a draw."""
 
+    def __post_init__(self) -> None:
+        opt_int_arg(self.draw_movenumber, "draw_movenumber", 1)
+        int_arg(self.draw_movecount, "draw_movecount", 1)
+        int_arg(self.draw_score, "draw_score", 0)
+        opt_int_arg(self.resign_movecount, "resign_movecount", 1)
+        int_arg(self.resign_score, "resign_score", 0)
+        opt_int_arg(self.maxmoves, "maxmoves", 1)
+
 
 @dataclasses.dataclass(frozen=True)
 class MoveRecord:
@@ -125,7 +136,14 @@ class GameRecord:
     """UTC start time, ``YYYY.MM.DD HH:MM:SS``."""
 
     def score_for(self, name: str) -> float:
-        """Points for the engine called *name* (1, ½ or 0)."""
+        """Points for the engine called *name* (1, ½ or 0).
+
+        :raises: :exc:`ValueError` for a *name* that is neither player, or a game without a result.
+        """
+        if str_arg(name, "name") not in (self.white, self.black):
+            raise ValueError(f"{quote(name)} is not a player of {quote(self.white)} vs {quote(self.black)}")
+        if self.result not in RESULTS[:3]:
+            raise ValueError(f"the game {quote(self.white)} vs {quote(self.black)} has no result")
         if self.result == "1/2-1/2":
             return 0.5
         white_won = self.result == "1-0"
@@ -134,26 +152,35 @@ class GameRecord:
     def to_pgn(self, *, event: str = "camelpy match", date: str | None = None) -> str:
         """The game as PGN text: headers (with ``FEN``/``SetUp`` for a non-standard start,
         ``Opening``, ``Termination``), book moves commented ``book``, engine moves commented
-        ``score/depth time``, and the reason appended to the last move's comment (as cutechess does)."""
+        ``score/depth time``, and the reason appended to the last move's comment (as cutechess does).
+        Control characters in header values (a newline would end the tag) are written as spaces.
+
+        :raises: :exc:`TypeError` for an *event* or *date* that is not a string, :exc:`ValueError` for
+            an opening or a move that is not legal.
+        """
+        str_arg(event, "event")
+        opt_str_arg(date, "date")
         game = chess.pgn.Game()
-        game.headers["Event"] = event
-        game.headers["Site"] = "camelpy"
-        game.headers["Date"] = date or (self.started.split(" ")[0] if self.started else "????.??.??")
-        game.headers["Round"] = self.round
-        game.headers["White"] = self.white
-        game.headers["Black"] = self.black
-        game.headers["Result"] = self.result
+        headers = game.headers
+        headers["Event"] = _tag(event)
+        headers["Site"] = "camelpy"
+        headers["Date"] = _tag(date or (self.started.split(" ")[0] if self.started else "????.??.??"))
+        headers["Round"] = _tag(self.round)
+        headers["White"] = _tag(self.white)
+        headers["Black"] = _tag(self.black)
+        headers["Result"] = self.result
+        self.opening.board()  # a bad FEN or book move: a ValueError quoting it
         root = chess.Board(self.opening.fen)
         if self.opening.fen != chess.STARTING_FEN:
             game.setup(root)
         if self.opening.name:
-            game.headers["Opening"] = self.opening.name
-        game.headers["Termination"] = PGN_TERMINATION.get(self.termination, "unterminated")
+            headers["Opening"] = _tag(self.opening.name)
+        headers["Termination"] = PGN_TERMINATION.get(self.termination, "unterminated")
         if self.white_limits == self.black_limits and self.white_limits:
-            game.headers["TimeControl"] = self.white_limits
+            headers["TimeControl"] = _tag(self.white_limits)
         elif self.white_limits or self.black_limits:
-            game.headers["WhiteTimeControl"] = self.white_limits
-            game.headers["BlackTimeControl"] = self.black_limits
+            headers["WhiteTimeControl"] = _tag(self.white_limits)
+            headers["BlackTimeControl"] = _tag(self.black_limits)
         node: chess.pgn.GameNode = game
         for uci in self.opening.moves:
             node = node.add_variation(chess.Move.from_uci(uci), comment="book")
@@ -179,12 +206,68 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
-        """Rebuilds a record from :meth:`to_json`'s dict."""
+        """Rebuilds a record from :meth:`to_json`'s dict.
+
+        :raises: :exc:`TypeError` when *data* is not a dict, :exc:`ValueError` naming the first missing,
+            unknown or malformed field (the dict is data: one line of a ``games.jsonl``).
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"data must be a dict, got {type(data).__name__} {shown(data)}")
         fields = dict(data)
-        op = fields["opening"]
-        fields["opening"] = Opening(op["fen"], tuple(op["moves"]), op.get("name", ""))
-        fields["moves"] = tuple(MoveRecord(*m) for m in fields["moves"])
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(map(str, fields.keys() - known.keys()))
+        if unknown:
+            raise ValueError(f"bad game record: unknown fields {shown(unknown)}")
+        for name, field in known.items():
+            if name not in fields:
+                if field.default is dataclasses.MISSING:
+                    raise ValueError(f"bad game record: no {name!r}")
+            elif name == "opening":
+                fields[name] = _opening_from_json(fields[name])
+            elif name == "moves":
+                fields[name] = _moves_from_json(fields[name])
+            elif name in ("pair", "game"):
+                _record_field(name, fields[name], "an integer >= 0", lambda v: type(v) is int and v >= 0)
+            elif name == "result":
+                _record_field(name, fields[name], " or ".join(map(quote, RESULTS)), lambda v: v in RESULTS)
+            else:
+                _record_field(name, fields[name], "a string", lambda v: isinstance(v, str))
         return cls(**fields)
+
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+"""The game results of PGN: a win for White, for Black, a draw, and none (a game not played out)."""
+
+
+def _record_field(name: str, value: object, wanted: str, ok: Callable[[Any], bool]) -> None:
+    if not ok(value):
+        raise ValueError(f"bad game record: {name} must be {wanted}, got {shown(value)}")
+
+
+def _opening_from_json(value: object) -> Opening:
+    wanted = "a dict with a fen, moves and a name"
+    if not isinstance(value, Mapping) or "fen" not in value or "moves" not in value:
+        raise ValueError(f"bad game record: opening must be {wanted}, got {shown(value)}")
+    try:
+        return Opening(value["fen"], value["moves"], value.get("name", ""))
+    except TypeError as err:
+        raise ValueError(f"bad game record: opening {shown(value)}: {brief(err)}") from None
+
+
+def _moves_from_json(value: object) -> tuple[MoveRecord, ...]:
+    if not isinstance(value, list):
+        raise ValueError(f"bad game record: moves must be a list, got {shown(value)}")
+    for item in value:
+        if not isinstance(item, list) or not 1 <= len(item) <= 5 or not isinstance(item[0], str):
+            raise ValueError(
+                f"bad game record: a move must be a list [uci, score, depth, time, cp], got {shown(item)}"
+            )
+    return tuple(MoveRecord(*item) for item in value)
+
+
+def _tag(value: str) -> str:
+    """A PGN header value on one line: control characters (newline, NUL …) become spaces."""
+    return "".join(" " if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F else c for c in value)
 
 
 def _score_text(score: chess.engine.Score) -> str:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from camelpy._args import brief, int_arg, items_arg, path_arg, real_arg, shown, str_arg
+from camelpy._quote import quote
 from camelpy.tools.engines import EngineConfig, UciPlayer
 from camelpy.tools.openings import Opening
 from camelpy.tools.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game
@@ -47,6 +49,17 @@ class GameSpec:
     round_prefix: str = ""
     """Prefix of the PGN round (the tournament round)."""
 
+    def __post_init__(self) -> None:
+        int_arg(self.pair, "pair", 0)
+        int_arg(self.game, "game", 0, 1)
+        int_arg(self.white, "white", 0)
+        int_arg(self.black, "black", 0)
+        if not isinstance(self.opening, Opening):
+            raise TypeError(
+                f"opening must be an Opening, got {type(self.opening).__name__} {shown(self.opening)}"
+            )
+        str_arg(self.round_prefix, "round_prefix")
+
     @property
     def round_label(self) -> str:
         """PGN round: ``[<round>.]<pair + 1>.<game + 1>``."""
@@ -60,10 +73,26 @@ class GameSpec:
 
 class GameLog:
     """``games.jsonl`` + ``games.pgn`` in *out_dir*; :meth:`open` checks a previous run's settings
-    and returns its games (a resume), or starts the files afresh."""
+    and returns its games (a resume), or starts the files afresh.
+
+    :raises: :exc:`TypeError` for an *out_dir* that is not a path, *settings* that are not a dict of JSON
+        data or an *event* that is not a string; :exc:`ValueError` for an empty *out_dir* or settings
+        holding NaN or infinity (a resume compares them, and NaN equals nothing).
+    """
 
     def __init__(self, out_dir: str | Path, settings: dict[str, Any], event: str) -> None:
-        self.dir = Path(out_dir)
+        self.dir = Path(path_arg(out_dir, "out_dir"))
+        if not isinstance(settings, dict):
+            raise TypeError(f"settings must be a dict, got {type(settings).__name__} {shown(settings)}")
+        try:
+            json.dumps(settings, allow_nan=False)
+        except TypeError as err:
+            raise TypeError(f"settings must be JSON data: {brief(err)}") from None
+        except ValueError:
+            raise ValueError(
+                f"settings must be JSON data without NaN or infinity, got {shown(settings)}"
+            ) from None
+        str_arg(event, "event")
         self.settings = settings
         self.event = event
         self.jsonl = self.dir / "games.jsonl"
@@ -72,8 +101,18 @@ class GameLog:
     def open(self) -> list[GameRecord]:
         """Previous games of the same run (empty for a new run).
 
-        :raises: :exc:`ValueError` when the folder holds a run with other settings.
+        :raises: :exc:`ValueError` when the folder holds a run with other settings, or cannot be made,
+            read or written.
         """
+        try:
+            return self._open()
+        except OSError as err:
+            reason = err.strerror or brief(err)
+            raise ValueError(f"cannot keep the games in {quote(str(self.dir))}: {reason}") from None
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{quote(str(self.jsonl))} is not UTF-8 text ({brief(err)})") from None
+
+    def _open(self) -> list[GameRecord]:
         self.dir.mkdir(parents=True, exist_ok=True)
         records: list[GameRecord] = []
         if self.jsonl.exists() and self.jsonl.stat().st_size > 0:
@@ -81,16 +120,18 @@ class GameLog:
             try:
                 header = json.loads(lines[0])
             except json.JSONDecodeError:
-                raise ValueError(f"{str(self.jsonl)!r} does not start with a camelpy header line") from None
+                header = None
+            if not isinstance(header, dict):
+                raise ValueError(f"{quote(str(self.jsonl))} does not start with a camelpy header line")
             if header.get("settings") != json.loads(json.dumps(self.settings)):
                 raise ValueError(
-                    f"{str(self.jsonl)!r} holds a run with other settings; use another --out folder "
+                    f"{quote(str(self.jsonl))} holds a run with other settings; use another --out folder "
                     f"(theirs: {json.dumps(header.get('settings'))})"
                 )
             for line in lines[1:]:
                 try:
                     records.append(GameRecord.from_json(json.loads(line)))
-                except (json.JSONDecodeError, KeyError, TypeError):
+                except (ValueError, TypeError):  # JSONDecodeError is a ValueError
                     continue  # a line cut short by an interruption: that game is played again
             kept = "\n".join([lines[0], *(json.dumps(r.to_json()) for r in records)]) + "\n"
             self.jsonl.write_text(kept, encoding="utf-8")
@@ -205,10 +246,25 @@ def run_schedule(
     """Plays *specs* with up to *concurrency* games at once; *on_game* gets each finished game in the
     order they finish and returns ``True`` to stop the run (games still running are abandoned).
 
-    :raises: :exc:`camelpy.tools.engines.EngineStartError` when an engine cannot be started.
+    :raises: :exc:`camelpy.tools.engines.EngineStartError` when an engine cannot be started;
+        :exc:`ValueError` (before any engine starts) for a *concurrency* below 1, a *hang_timeout* not
+        above 0 or a game naming an engine that is not in *configs*; :exc:`TypeError` for an argument
+        of the wrong type.
     """
-    if concurrency < 1:
-        raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
+    configs = items_arg(configs, "configs", EngineConfig)
+    specs = items_arg(specs, "specs", GameSpec)
+    if not callable(on_game):
+        raise TypeError(f"on_game must be callable, got {type(on_game).__name__} {shown(on_game)}")
+    int_arg(concurrency, "concurrency", 1)
+    if not isinstance(adjudication, Adjudication):
+        raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
+    real_arg(hang_timeout, "hang_timeout", above=0)
+    for spec in specs:
+        for index in (spec.white, spec.black):
+            if index >= len(configs):
+                raise ValueError(
+                    f"game {spec.round_label} names engine {index}, but there are {len(configs)}"
+                )
 
     async def main() -> None:
         queue: asyncio.Queue[GameSpec] = asyncio.Queue()

@@ -35,6 +35,8 @@ import math
 from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 
+from camelpy._args import choice_arg, items_arg, real_arg, shown
+
 __all__ = [
     "NELO_PER_T",
     "EloEstimate",
@@ -57,6 +59,10 @@ NELO_PER_T = 800 / math.log(10)
 REGULARIZE_EPSILON = 1e-3
 """Stand-in for an empty result cell, so logarithms and variances stay finite (fishtest's value)."""
 
+MAX_EXPONENT = 300.0
+"""Beyond an Elo of -120,000 (``10**300`` in the logistic) the expected score is 0 to double precision,
+and ``10**309`` overflows."""
+
 SCORE_CLAMP = 1e-3
 """Scores are clamped to [ε, 1 - ε] before conversion to Elo, so 100 % wins gives a large finite Elo."""
 
@@ -76,10 +82,13 @@ T_VALUE_TOLERANCE = 1e-9
 def score_from_elo(elo: float) -> float:
     """Expected score of a player *elo* points stronger, in the logistic model.
 
-    >>> score_from_elo(0.0), round(score_from_elo(400.0), 6)
-    (0.5, 0.909091)
+    >>> score_from_elo(0.0), round(score_from_elo(400.0), 6), score_from_elo(-1e30)
+    (0.5, 0.909091, 0.0)
+
+    :raises: :exc:`TypeError` for an *elo* that is not a number, :exc:`ValueError` for NaN.
     """
-    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+    exponent = -real_arg(elo, "elo", infinite=True) / 400.0
+    return 0.0 if exponent > MAX_EXPONENT else 1.0 / (1.0 + math.pow(10.0, exponent))
 
 
 def elo_from_score(score: float) -> float:
@@ -87,18 +96,26 @@ def elo_from_score(score: float) -> float:
 
     >>> round(elo_from_score(0.25), 2)
     -190.85
+
+    :raises: :exc:`TypeError` for a *score* that is not a number, :exc:`ValueError` for NaN.
     """
-    s = min(max(score, SCORE_CLAMP), 1.0 - SCORE_CLAMP)
+    s = min(max(real_arg(score, "score", infinite=True), SCORE_CLAMP), 1.0 - SCORE_CLAMP)
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
 def _check(results: Sequence[float]) -> list[float]:
-    counts = [float(x) for x in results]
-    if len(counts) not in (3, 5):
-        raise ValueError(f"expected 3 (L, D, W) or 5 (pentanomial) result counts, got {list(results)!r}")
-    if any(x < 0 or math.isnan(x) for x in counts):
-        raise ValueError(f"result counts must be non-negative: {list(results)!r}")
-    return counts
+    """The counts of a result vector as floats: a list (not a string) of 3 or 5 finite, non-negative
+    numbers.
+
+    :raises: :exc:`TypeError` for something else than a list of numbers, :exc:`ValueError` for a wrong
+        length or a negative, infinite or NaN count."""
+    items = items_arg(results, "results")
+    if len(items) not in (3, 5):
+        raise ValueError(f"expected 3 (L, D, W) or 5 (pentanomial) result counts, got {shown(items)}")
+    try:
+        return [real_arg(x, "a result count", minimum=0) for x in items]
+    except ValueError:
+        raise ValueError(f"result counts must be finite and non-negative, got {shown(items)}") from None
 
 
 def _regularize(results: Sequence[float]) -> list[float]:
@@ -199,8 +216,8 @@ def pentanomial(pair_scores: Iterable[float]) -> tuple[int, int, int, int, int]:
     (1, 0, 2, 1, 1)
     """
     counts = [0, 0, 0, 0, 0]
-    for score in pair_scores:
-        index = round(score * 2)
+    for score in items_arg(pair_scores, "pair_scores"):
+        index = round(real_arg(score, "a pair score") * 2)
         if not 0 <= index <= 4 or abs(index - score * 2) > 1e-9:
             raise ValueError(f"a pair score must be 0, 0.5, 1, 1.5 or 2, got {score!r}")
         counts[index] += 1
@@ -265,10 +282,17 @@ def llr_logistic(elo0: float, elo1: float, results: Sequence[float]) -> float:
 
     >>> round(llr_logistic(0, 5, (10, 20, 30)), 4)
     0.4232
+
+    :raises: :exc:`ValueError` for an Elo whose expected score rounds to 0 or 1 (no result has it).
     """
     n, pdf = _pdf(results)
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * _llr(pdf, _mle_mean(pdf, s0), _mle_mean(pdf, s1))
+    scores = []
+    for name, elo in (("elo0", elo0), ("elo1", elo1)):
+        score = score_from_elo(real_arg(elo, name))
+        if not 0.0 < score < 1.0:
+            raise ValueError(f"{name} must give an expected score strictly between 0 and 1, got {shown(elo)}")
+        scores.append(score)
+    return n * _llr(pdf, _mle_mean(pdf, scores[0]), _mle_mean(pdf, scores[1]))
 
 
 def llr_normalized(nelo0: float, nelo1: float, results: Sequence[float]) -> float:
@@ -277,13 +301,20 @@ def llr_normalized(nelo0: float, nelo1: float, results: Sequence[float]) -> floa
 
     >>> round(llr_normalized(0, 2, (100, 2000, 4000, 2100, 120)), 4)
     1.1977
+
+    :raises: :exc:`ValueError` when no distribution on the results' scores has the t-value an Elo
+        implies (hundreds of nElo; :meth:`SPRT.llr` then uses :func:`llr_normalized_approx`).
     """
     counts = _check(results)
     n, pdf = _pdf(counts)
     # A pair's score has t-value √2 times a game's: σ_pair = σ_game/√2 for the same mean.
     scale = math.sqrt(2.0) if len(counts) == 5 else 1.0
-    t0, t1 = nelo0 / NELO_PER_T * scale, nelo1 / NELO_PER_T * scale
-    return n * _llr(pdf, _mle_t_value(pdf, 0.5, t0), _mle_t_value(pdf, 0.5, t1))
+    t0 = real_arg(nelo0, "nelo0") / NELO_PER_T * scale
+    t1 = real_arg(nelo1, "nelo1") / NELO_PER_T * scale
+    try:
+        return n * _llr(pdf, _mle_t_value(pdf, 0.5, t0), _mle_t_value(pdf, 0.5, t1))
+    except ValueError as err:
+        raise ValueError(f"nelo0 {shown(nelo0)} or nelo1 {shown(nelo1)} is out of reach: {err}") from None
 
 
 def llr_normalized_approx(nelo0: float, nelo1: float, results: Sequence[float]) -> float:
@@ -298,7 +329,7 @@ def llr_normalized_approx(nelo0: float, nelo1: float, results: Sequence[float]) 
     mean, var = _mean_var(pdf)
     sigma_game, games = (math.sqrt(2 * var), 2 * n) if len(counts) == 5 else (math.sqrt(var), n)
     t = (mean - 0.5) / sigma_game
-    t0, t1 = nelo0 / NELO_PER_T, nelo1 / NELO_PER_T
+    t0, t1 = real_arg(nelo0, "nelo0") / NELO_PER_T, real_arg(nelo1, "nelo1") / NELO_PER_T
     return games / 2.0 * math.log((1 + (t - t0) ** 2) / (1 + (t - t1) ** 2))
 
 
@@ -308,7 +339,7 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     >>> [round(b, 3) for b in sprt_bounds(0.05, 0.05)]
     [-2.944, 2.944]
     """
-    if not (0 < alpha < 1 and 0 < beta < 1):
+    if not (0 < real_arg(alpha, "alpha") < 1 and 0 < real_arg(beta, "beta") < 1):
         raise ValueError(f"alpha and beta must lie strictly between 0 and 1, got {alpha!r}, {beta!r}")
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
@@ -337,9 +368,8 @@ class SPRT:
     """``"normalized"`` (t-value, pentanomial-aware) or ``"logistic"`` (mean score)."""
 
     def __post_init__(self) -> None:
-        if self.model not in ("normalized", "logistic"):
-            raise ValueError(f"model must be 'normalized' or 'logistic', got {self.model!r}")
-        if not self.elo0 < self.elo1:
+        choice_arg(self.model, "model", ("normalized", "logistic"))
+        if not real_arg(self.elo0, "elo0") < real_arg(self.elo1, "elo1"):
             raise ValueError(f"elo0 must be below elo1, got {self.elo0!r} and {self.elo1!r}")
         sprt_bounds(self.alpha, self.beta)
 

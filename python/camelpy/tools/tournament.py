@@ -51,9 +51,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from camelpy._args import (
+    choice_arg,
+    int_arg,
+    items_arg,
+    opt_int_arg,
+    opt_str_arg,
+    path_arg,
+    read_text,
+    real_arg,
+    shown,
+    str_arg,
+)
+from camelpy._quote import quote
 from camelpy.tools.engines import EngineConfig, engine_from_mapping
 from camelpy.tools.match import adjudication_from_args
-from camelpy.tools.openings import Opening, book_digest, choose, load_openings
+from camelpy.tools.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.tools.ratings import RatingTable, fit_ratings
 from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, Adjudication, GameRecord
 from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
@@ -99,6 +112,34 @@ class TournamentConfig:
     hang_timeout: float = DEFAULT_HANG_TIMEOUT
     """Seconds before a silent engine loses (node and depth limits)."""
 
+    def __post_init__(self) -> None:
+        players = items_arg(self.players, "players", EngineConfig)
+        if len(players) < 2:
+            raise ValueError(f"a tournament needs at least two players, got {len(players)}")
+        families = items_arg(self.families, "families", str)
+        if families and len(families) != len(players):
+            raise ValueError(f"families must name one family per player, got {shown(families)}")
+        choice_arg(self.format, "format", FORMATS)
+        int_arg(self.gauntlet, "gauntlet", 1)
+        int_arg(self.rounds, "rounds", 1, MAX_PAIRS)
+        int_arg(self.concurrency, "concurrency", 1)
+        items_arg(self.openings, "openings", Opening)
+        choice_arg(self.order, "order", ORDERS)
+        int_arg(self.seed, "seed", None)
+        if not isinstance(self.adjudication, Adjudication):
+            raise TypeError(f"adjudication must be an Adjudication, got {type(self.adjudication).__name__}")
+        str_arg(self.anchor, "anchor")
+        real_arg(self.anchor_elo, "anchor_elo")
+        opt_str_arg(self.out, "out")
+        real_arg(self.hang_timeout, "hang_timeout", above=0)
+
+
+FORMATS = ("round-robin", "gauntlet")
+"""The tournament formats."""
+
+ORDERS = ("sequential", "random")
+"""The opening orders."""
+
 
 _TOP_KEYS = {
     "event",
@@ -120,15 +161,27 @@ _TOP_KEYS = {
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise ValueError(f"[{key}] must be a table, got {value!r}")
+        raise ValueError(f"[{key}] must be a table, got {shown(value)}")
     return value
+
+
+def _setting(check: Any, value: object, *args: Any, **kwargs: Any) -> Any:
+    """*check* (an ``_args`` checker) on a value from the config: the file is data, so a value of the
+    wrong type is a :exc:`ValueError` too."""
+    try:
+        return check(value, *args, **kwargs)
+    except TypeError as err:
+        raise ValueError(str(err)) from None
 
 
 def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
     """Parses TOML config text; relative file paths are taken from *base_dir*.
 
-    :raises: :exc:`ValueError` quoting the bad key or value.
+    :raises: :exc:`ValueError` quoting the bad key or value, :exc:`TypeError` for a *text* that is not a
+        string or a *base_dir* that is not a path.
     """
+    str_arg(text, "text")
+    base_dir = path_arg(base_dir, "base_dir") if base_dir != "" else "."  # "": the current folder
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -143,7 +196,7 @@ def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
     players, families = [], []
     for number, raw in enumerate(raw_players, start=1):
         if not isinstance(raw, Mapping):
-            raise ValueError(f"player {number} must be a table, got {raw!r}")
+            raise ValueError(f"player {number} must be a table, got {shown(raw)}")
         merged = {**each, **raw}
         if "options" in each and "options" in raw:
             merged["options"] = {**each["options"], **raw["options"]}
@@ -154,14 +207,19 @@ def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
         families.append(str(raw.get("family", "")))
     names = [p.name for p in players]
     if len(set(names)) != len(names):
-        raise ValueError(f"player names must be unique, got {names!r}")
-    fmt = str(data.get("format", "round-robin"))
-    if fmt not in ("round-robin", "gauntlet"):
-        raise ValueError(f"format must be 'round-robin' or 'gauntlet', got {fmt!r}")
+        raise ValueError(f"player names must be unique, got {shown(names)}")
+    fmt = _setting(choice_arg, data.get("format", "round-robin"), "format", FORMATS)
     book: list[Opening] = []
     op = _table(data, "openings")
+    order = _setting(choice_arg, op.get("order", "sequential"), "openings.order", ORDERS)
+    seed = _setting(int_arg, op.get("seed", 0), "openings.seed", None)
     if "file" in op:
-        book = load_openings(Path(base_dir) / str(op["file"]), fmt=op.get("format"), plies=op.get("plies"))
+        book_format = op.get("format")
+        if book_format is not None:
+            _setting(choice_arg, book_format, "openings.format", ("epd", "pgn"))
+        plies = _setting(opt_int_arg, op.get("plies"), "openings.plies", 0)
+        file = _setting(str_arg, op["file"], "openings.file")
+        book = load_openings(Path(base_dir) / file, fmt=book_format, plies=plies)
     adj = _table(data, "adjudication")
 
     def words(key: str) -> list[str] | None:
@@ -169,34 +227,43 @@ def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
         if table is None:
             return None
         if not isinstance(table, Mapping):
-            raise ValueError(f"adjudication.{key} must be a table, got {table!r}")
+            raise ValueError(f"adjudication.{key} must be a table, got {shown(table)}")
         return [f"{k}={v}" for k, v in table.items()]
 
-    adjudication = adjudication_from_args(words("draw"), words("resign"), adj.get("maxmoves"))
-    anchor = str(data.get("anchor", names[0]))
+    maxmoves = _setting(opt_int_arg, adj.get("maxmoves"), "adjudication.maxmoves", 1)
+    adjudication = adjudication_from_args(words("draw"), words("resign"), maxmoves)
+    anchor = _setting(str_arg, data.get("anchor", names[0]), "anchor")
     if anchor not in names:
-        raise ValueError(f"anchor {anchor!r} is not a player ({', '.join(names)})")
-    out = data.get("out")
+        raise ValueError(f"anchor {quote(anchor)} is not a player ({', '.join(names)})")
+    out = _setting(str_arg, data.get("out", ""), "out")
     return TournamentConfig(
         players=tuple(players),
         families=tuple(families),
         format=fmt,
-        gauntlet=int(data.get("gauntlet", 1)),
-        rounds=int(data.get("rounds", 1)),
-        concurrency=int(data.get("concurrency", 1)),
+        gauntlet=_setting(int_arg, data.get("gauntlet", 1), "gauntlet", 1),
+        rounds=_setting(int_arg, data.get("rounds", 1), "rounds", 1, MAX_PAIRS),
+        concurrency=_setting(int_arg, data.get("concurrency", 1), "concurrency", 1),
         openings=tuple(book),
-        order=str(op.get("order", "sequential")),
-        seed=int(op.get("seed", 0)),
+        order=order,
+        seed=seed,
         adjudication=adjudication,
         anchor=anchor,
-        anchor_elo=float(data.get("anchor_elo", 0.0)),
-        out=str(Path(base_dir) / str(out)) if out else None,
-        hang_timeout=float(data.get("hang_timeout", DEFAULT_HANG_TIMEOUT)),
+        anchor_elo=_setting(real_arg, data.get("anchor_elo", 0.0), "anchor_elo"),
+        out=str(Path(base_dir) / out) if out else None,
+        hang_timeout=_setting(
+            real_arg, data.get("hang_timeout", DEFAULT_HANG_TIMEOUT), "hang_timeout", above=0
+        ),
     )
+
+
+def _check_config(config: object) -> None:
+    if not isinstance(config, TournamentConfig):
+        raise TypeError(f"config must be a TournamentConfig, got {type(config).__name__} {shown(config)}")
 
 
 def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
     """The (i, j) pairings the format asks for, same-family pairings left out."""
+    _check_config(config)
     n = len(config.players)
     if config.format == "gauntlet":
         seeds = range(min(max(config.gauntlet, 1), n - 1))
@@ -208,7 +275,10 @@ def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
 
 
 def schedule(config: TournamentConfig) -> list[GameSpec]:
-    """Every game: for each round, each pairing plays one opening twice with colours swapped."""
+    """Every game: for each round, each pairing plays one opening twice with colours swapped.
+
+    :raises: :exc:`ValueError` when the games would be more than :data:`MAX_PAIRS` pairs.
+    """
     plan = pairings(config)
     chosen = choose(config.openings, config.rounds * len(plan), order=config.order, seed=config.seed)
     specs = []
@@ -235,6 +305,7 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = True) -> Tournamen
 
     :raises: :exc:`ValueError` for an engine that cannot start or an output folder of another run.
     """
+    _check_config(config)
     specs = schedule(config)
     log = None
     records: list[GameRecord] = []
@@ -293,11 +364,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy tournament`` from parsed arguments; prints the rating table."""
     path = Path(args.config)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ValueError(f"cannot read config {str(path)!r}: {err.strerror}") from None
-    config = parse_config(text, path.parent)
+    config = parse_config(read_text(path, "config", "config"), path.parent)
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=args.concurrency)
     if args.out:
