@@ -62,6 +62,11 @@ def _play_time(value: Any) -> object:
     return camelpy.Engine(hash_mb=1).play(chess.Board(), chess.engine.Limit(time=value, depth=2))
 
 
+def _play_clock(value: Any) -> object:
+    limit = chess.engine.Limit(white_clock=value, black_clock=1.0, depth=2)
+    return camelpy.Engine(hash_mb=1).play(chess.Board(), limit)
+
+
 def _set_param(value: Any) -> object:
     engine = camelpy.Engine(hash_mb=1)
     name = engine._native.params()[0][0]
@@ -122,6 +127,21 @@ _rows("analyse_many(threads=)", _analyse_many("threads"), _int(none=OK))
 _rows("analyse_many(hash_mb=)", _analyse_many("hash_mb"), _int(none=OK))
 _rows("Position.is_repetition(count)", lambda v: camelpy.Position().is_repetition(v), _int(zero=OK, none=OK))
 _rows("Engine._native.set_param(name, v)", _set_param, _int(zero=OK))
+_rows(
+    "play(Limit(white_clock=))",
+    _play_clock,
+    {
+        "huge": OK,  # 1e30 s: bounded by the depth
+        "negative": ValueError,
+        "zero": OK,  # flag about to fall: the shortest search
+        "nan": ValueError,
+        "float": OK,
+        "string": TypeError,
+        "empty": TypeError,
+        "bool": TypeError,
+        "none": OK,  # no clock
+    },
+)
 _rows(
     "play(Limit(time=))",
     _play_time,

@@ -18,7 +18,7 @@ import chess.engine
 from camelpy import _core, timeman
 from camelpy.batch import BatchResult, ProgressCallback, analyse_many
 from camelpy.params import apply_params
-from camelpy.types import BoardOrFen, SearchResult, board_root, info_dict, limit_ms, search_result
+from camelpy.types import BoardOrFen, SearchResult, board_root, info_dict, limit_ms, search_result, seconds_ms
 
 __all__ = ["Engine", "InfoCallback", "SearchResult", "bench", "search"]
 
@@ -239,7 +239,11 @@ class Engine:
         inc_s = (limit.white_inc if board.turn == chess.WHITE else limit.black_inc) or 0.0
         clock = None
         if clock_s is not None:
-            clock = timeman.budget(int(clock_s * 1000), int(inc_s * 1000), limit.remaining_moves)
+            clock = timeman.budget(
+                seconds_ms(clock_s, "limit clock"),
+                seconds_ms(inc_s, "limit increment"),
+                limit.remaining_moves,
+            )
         return self._run(
             board,
             ms=limit_ms(limit),

@@ -15,15 +15,24 @@ and :class:`SearchResult`.
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Union
 
 import chess
 import chess.engine
 
 from camelpy import _core
+from camelpy._args import real_arg
 
-__all__ = ["BoardOrFen", "BoardRoot", "SearchResult", "board_root", "info_dict", "limit_ms", "search_result"]
+__all__ = [
+    "BoardOrFen",
+    "BoardRoot",
+    "SearchResult",
+    "board_root",
+    "info_dict",
+    "limit_ms",
+    "search_result",
+    "seconds_ms",
+]
 
 BoardOrFen = Union[str, chess.Board]
 """What the API accepts as a position: a FEN string or a :class:`chess.Board` (with its move stack)."""
@@ -76,29 +85,31 @@ def board_root(board_or_fen: BoardOrFen, chess960: bool | None = None) -> BoardR
     raise TypeError(f"expected a FEN string or a chess.Board, got {type(board_or_fen).__name__}")
 
 
+def seconds_ms(seconds: object, name: str) -> int:
+    """A number of seconds (a ``Limit``'s time, clock or increment) as whole milliseconds for the core,
+    at most ``MAX_MS`` (a time beyond that is as good as forever).
+
+    >>> seconds_ms(0.25, "limit time"), seconds_ms(1e30, "limit time") == MAX_MS
+    (250, True)
+    >>> seconds_ms(-1, "limit time")
+    Traceback (most recent call last):
+    ...
+    ValueError: limit time must be at least 0, got -1
+
+    :raises: :exc:`ValueError` for a negative, infinite or NaN number, :exc:`TypeError` for something
+        that is not a number.
+    """
+    return min(MAX_MS, int(real_arg(seconds, name, minimum=0) * 1000))
+
+
 def limit_ms(limit: chess.engine.Limit) -> int | None:
-    """A ``Limit``'s ``time`` (seconds) as whole milliseconds for the core, at least 1 (python-chess
-    sends ``movetime 0`` for ``time=0``; the core takes that as the shortest search) and at most
-    ``MAX_MS`` (a time beyond that is as good as forever).
+    """A ``Limit``'s ``time`` as milliseconds for the core (:func:`seconds_ms`), at least 1: python-chess
+    sends ``movetime 0`` for ``time=0``, which the core takes as the shortest search.
 
     >>> limit_ms(chess.engine.Limit(time=0.25)), limit_ms(chess.engine.Limit(depth=3))
     (250, None)
-    >>> limit_ms(chess.engine.Limit(time=-1))
-    Traceback (most recent call last):
-    ...
-    ValueError: limit time must be a finite number of seconds >= 0, got -1
-
-    :raises: :exc:`ValueError` for a negative, infinite or NaN time, :exc:`TypeError` for a time that
-        is not a number.
     """
-    if limit.time is None:
-        return None
-    seconds = limit.time
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise TypeError(f"limit time must be a number of seconds, got {type(seconds).__name__} {seconds!r}")
-    if not math.isfinite(seconds) or seconds < 0:
-        raise ValueError(f"limit time must be a finite number of seconds >= 0, got {seconds!r}")
-    return min(MAX_MS, max(1, int(seconds * 1000)))
+    return None if limit.time is None else max(1, seconds_ms(limit.time, "limit time"))
 
 
 MAX_MS = 2**64 - 1
