@@ -61,8 +61,7 @@ def engine_nps(path: str, positions: int, ms: int) -> tuple[int, int]:
 @pytest.mark.benchmark(group="search-nps")
 def bench_search_nps(benchmark: Any, name: str) -> None:
     path = find_engine(name)
-    if path is None:
-        pytest.skip(f"no {name} binary")
+    assert path is not None, f"no {name} binary: apt-get install stockfish (the README's test command does)"
     positions = POSITIONS[1] if benchmark.disabled else POSITIONS[0]
     ms = SEARCH_MS[1] if benchmark.disabled else SEARCH_MS[0]
     nodes, millis = benchmark.pedantic(engine_nps, args=(path, positions, ms), rounds=1, iterations=1)

@@ -143,8 +143,9 @@ def bench_analyse_many(benchmark: Any, engine: str) -> None:
     count, limit = _pick(benchmark, BATCH_POSITIONS), _pick(benchmark, BATCH_NODES)
     fens = balanced_fens(count)
     if engine == "stockfish-simple-engine":
-        if STOCKFISH is None:
-            pytest.skip("no stockfish binary")
+        assert STOCKFISH is not None, (
+            "no stockfish binary: apt-get install stockfish (the README's test command does)"
+        )
         with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as sf:
             sf.configure({"Threads": 1, "Hash": 16})
             nodes = benchmark.pedantic(loop_stockfish, args=(sf, fens, limit), rounds=1, iterations=1)

@@ -221,11 +221,9 @@ def test_match_command_line(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr
 
 
-@pytest.mark.skipif(
-    not shutil.which("stockfish", path="/usr/games:/usr/bin"), reason="stockfish not installed"
-)
 def test_stockfish_pair_at_depth_one(tmp_path: Path) -> None:
     sf = shutil.which("stockfish", path="/usr/games:/usr/bin")
+    assert sf is not None, "stockfish is needed: apt-get install stockfish (the README's test command does)"
     words = [str(sf), "depth=1", "option.Hash=16", "option.Threads=1"]
     result = run_match(parse_engine(words), parse_engine(words), rounds=1, out=tmp_path, adjudication=SHORT)
     assert result.games == 2
