@@ -53,7 +53,7 @@ def test_help_prints_the_usage_listing_every_command(
     out = capsys.readouterr()
     assert out.out.startswith("usage: camelpy ") and out.err == ""
     listed = [line.split()[0] for line in out.out.split("commands:\n")[1].split("\n\n")[0].splitlines()]
-    assert listed == ["bench", "perft", "match", "tournament", "epd", "help"]
+    assert listed == ["bench", "perft", "match", "tournament", "epd", "datagen", "help"]
     assert "--version" in out.out and "UCI engine" in out.out
 
 

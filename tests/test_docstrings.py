@@ -28,6 +28,7 @@ MODULES = [
     "camelpy.uci.commands",
     "camelpy.timeman",
     "camelpy.book",
+    "camelpy.data",
     "camelpy.tools.bench",
     "camelpy.tools.cli",
     "camelpy.tools.stats",
@@ -40,6 +41,7 @@ MODULES = [
     "camelpy.tools.ratings",
     "camelpy.tools.tournament",
     "camelpy.tools.epd",
+    "camelpy.tools.datagen",
 ]
 
 
