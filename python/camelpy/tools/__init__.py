@@ -1,5 +1,6 @@
 """The engine-builder's tools behind ``camelpy <command>`` (:mod:`camelpy.tools.cli` lists them): the
 bench (:mod:`~camelpy.tools.bench`), perft and perft suites (:mod:`~camelpy.tools.perft`), matches with
 SPRT (:mod:`~camelpy.tools.match`, with :mod:`~camelpy.tools.stats`), tournaments with ratings
-(:mod:`~camelpy.tools.tournament`, :mod:`~camelpy.tools.ratings`) and EPD test suites
-(:mod:`~camelpy.tools.epd`). Each is also a Python API."""
+(:mod:`~camelpy.tools.tournament`, :mod:`~camelpy.tools.ratings`), EPD test suites
+(:mod:`~camelpy.tools.epd`) and self-play training data (:mod:`~camelpy.tools.datagen`, over
+:mod:`camelpy.data`). Each is also a Python API."""
