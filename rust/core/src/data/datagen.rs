@@ -596,12 +596,36 @@ mod tests {
         DatagenSettings { nodes: Some(400), hash_mb: 1, ..DatagenSettings::default() }
     }
 
-    fn temp(name: &str) -> std::path::PathBuf {
+    /// A file in a folder of this test process's own, removed (with the folder, once empty) when
+    /// dropped.
+    struct Temp(std::path::PathBuf);
+
+    impl std::ops::Deref for Temp {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl AsRef<Path> for Temp {
+        fn as_ref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Temp {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+            let _ = self.0.parent().map(std::fs::remove_dir);
+        }
+    }
+
+    fn temp(name: &str) -> Temp {
         let dir = std::env::temp_dir().join(format!("camelpy-datagen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         let _ = std::fs::remove_file(&path);
-        path
+        Temp(path)
     }
 
     #[test]
