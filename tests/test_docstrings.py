@@ -30,6 +30,7 @@ MODULES = [
     "camelpy.uci.commands",
     "camelpy.timeman",
     "camelpy.book",
+    "camelpy.data",
     "camelpy.tools.bench",
     "camelpy.tools.cli",
     "camelpy.tools.stats",
@@ -42,6 +43,7 @@ MODULES = [
     "camelpy.tools.ratings",
     "camelpy.tools.tournament",
     "camelpy.tools.epd",
+    "camelpy.tools.datagen",
     "camelpy.tools.tune",
 ]
 

@@ -145,6 +145,7 @@ def test_error_classes() -> None:
         err = pickle.loads(pickle.dumps(cls("invalid uci: 'e9e4'")))
         assert type(err) is cls and str(err) == "invalid uci: 'e9e4'"
     assert sorted(camelpy.errors.__all__) == [
+        "DataFileError",
         "IllegalMoveError",
         "InvalidFenError",
         "InvalidMoveError",

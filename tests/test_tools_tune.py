@@ -194,3 +194,21 @@ def test_the_uci_option_paramsfile_loads_a_weights_file(tmp_path: Path) -> None:
         assert dict((n, v) for n, v, _, _ in native.params()) == now
     uci.handle("setoption name ParamsFile value <empty>")
     assert dict((n, v) for n, v, _, _ in native.params()) == defaults
+
+
+def test_the_command_reads_datagen_files_natively(tmp_path: Path) -> None:
+    import camelpy.data
+
+    path = tmp_path / "games.bin"
+    camelpy.data.generate(path, games=6, seed=3, nodes=300, workers=2)
+    quiet = [s for s in camelpy.data.read(path, skip_in_check=True, skip_noisy=True)]
+    data = tune.linearize_file(path, threads=2)
+    assert len(data) == len(quiet) > 0
+    assert list(data.results) == [s.result for s in quiet]
+    # Scores from White's view; a mate score (beyond ±30000 in the file) has no centipawn value: NaN.
+    white = [(s.score if s.board.turn else -s.score) if abs(s.score) <= 30000 else None for s in quiet]
+    assert [None if np.isnan(x) else float(x) for x in data.scores] == white
+    assert len(tune.linearize_file(path, every=3, limit=5)) == min(5, (len(quiet) + 2) // 3)
+    out = tmp_path / "out"
+    assert cli.main(["tune", str(path), "--out", str(out), "--epochs", "2", "--batch-size", "64"]) == 0
+    assert set(json.loads((out / "weights.json").read_text(encoding="utf-8"))) == set(data.names)

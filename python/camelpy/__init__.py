@@ -4,8 +4,9 @@ Move generation, perft, the evaluation and the search (with LazySMP threads) run
 released; everything you touch follows python-chess: FEN strings or :class:`chess.Board` in,
 :class:`chess.Move` and :class:`chess.engine.PovScore` out, ``ValueError`` subclasses for bad input.
 :func:`search` and :class:`Engine` search, :func:`perft` and :func:`divide` count, :func:`bench` runs the
-fixed benchmark. ``camelpy`` on the command line is a UCI engine (:mod:`camelpy.uci`), and ``camelpy
---help`` lists the engine-builder's tools (:mod:`camelpy.tools`).
+fixed benchmark, and :mod:`camelpy.data` generates and reads self-play training data. ``camelpy`` on
+the command line is a UCI engine (:mod:`camelpy.uci`), and ``camelpy --help`` lists the
+engine-builder's tools (:mod:`camelpy.tools`).
 
 >>> import camelpy
 >>> camelpy.perft(camelpy.STARTING_FEN, 3)

@@ -1,4 +1,5 @@
 # Stubs for the native module camelpy._core (checked by tests/test_stubs.py with mypy.stubtest).
+import os
 from typing import Any, Callable, Final, Literal, final
 
 import chess
@@ -16,6 +17,7 @@ BATCH_HASH_MB: int
 MAX_SEARCH_DEPTH: int
 MAX_BENCH_DEPTH: int
 MAX_PERFT_DEPTH: int
+DATAGEN_DEFAULTS: dict[str, int]
 
 def default_threads() -> int: ...
 
@@ -153,6 +155,17 @@ def linearize(
     params: list[tuple[str, int]] | None = None,
     threads: int | None = None,
 ) -> tuple[bytes, bytes]: ...
+def linearize_file(
+    path: str | os.PathLike[str],
+    *,
+    params: list[tuple[str, int]] | None = None,
+    threads: int | None = None,
+    skip_in_check: bool = True,
+    skip_noisy: bool = True,
+    quiet_margin: int | None = None,
+    every: int | None = None,
+    limit: int | None = None,
+) -> tuple[bytes, bytes, bytes, bytes]: ...
 def analyse_many(
     items: list[tuple[str, list[str], bool]],
     *,
@@ -165,3 +178,33 @@ def analyse_many(
     params: list[tuple[str, int]] | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> list[SearchOutcome | Exception]: ...
+def datagen(
+    path: str | os.PathLike[str],
+    *,
+    games: int,
+    seed: int | None = None,
+    workers: int | None = None,
+    nodes: int | None = None,
+    depth: int | None = None,
+    random_plies: int | None = None,
+    openings: list[str] | None = None,
+    hash_mb: int | None = None,
+    win_score: int | None = None,
+    win_plies: int | None = None,
+    draw_score: int | None = None,
+    draw_plies: int | None = None,
+    draw_after: int | None = None,
+    max_plies: int | None = None,
+    progress: Callable[[int, int, float], object] | None = None,
+) -> tuple[int, int, int, int, int, float, bool, tuple[int, int, int], list[tuple[str, int]]]: ...
+def read_records(
+    path: str | os.PathLike[str],
+    start: int,
+    count: int,
+    *,
+    skip_in_check: bool = False,
+    skip_noisy: bool = False,
+    quiet_margin: int | None = None,
+) -> tuple[list[tuple[str, int, str, float]], int]: ...
+def data_info(path: str | os.PathLike[str]) -> tuple[int, int, int]: ...
+def export_text(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int: ...

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["IllegalMoveError", "InvalidFenError", "InvalidMoveError"]
+__all__ = ["DataFileError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError"]
 
 
 class InvalidFenError(ValueError):
@@ -65,4 +65,22 @@ class IllegalMoveError(chess.IllegalMoveError):
     ... except camelpy.IllegalMoveError as err:
     ...     print(err)
     illegal uci: 'e2e5' in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+    """
+
+
+class DataFileError(ValueError):
+    """A data file (what ``camelpy datagen`` writes, :mod:`camelpy.data`) that is not camelpy's, is
+    damaged, or was generated with another seed or other settings than those of a resume.
+
+    The message names the file and what differs.
+
+    >>> import os, tempfile, camelpy.data
+    >>> path = os.path.join(tempfile.mkdtemp(), "notes.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("some text that is not a data file")
+    >>> try:
+    ...     camelpy.data.info(path)
+    ... except camelpy.errors.DataFileError as err:
+    ...     print(str(err).endswith("is not a camelpy data file (it does not start with CAMELPYD)"))
+    True
     """

@@ -75,6 +75,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("match", "play two engines against each other (game pairs, SPRT)", "camelpy.tools.match"),
     Command("tournament", "a gauntlet or round-robin from a TOML config", "camelpy.tools.tournament"),
     Command("epd", "run an EPD test suite (bm/am, STS c0 points)", "camelpy.tools.epd"),
+    Command("datagen", "self-play training data at a fixed node budget per move", "camelpy.tools.datagen"),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
 )
 """The tool subcommands, in the order the usage lists them."""

@@ -54,6 +54,7 @@ else:
 
 __all__ = [
     "DEFAULT_BLEND",
+    "linearize_file",
     "Dataset",
     "TuneResult",
     "add_arguments",
@@ -358,6 +359,58 @@ def linearize(
     )
 
 
+def linearize_file(
+    path: str | Path,
+    *,
+    params: dict[str, int] | None = None,
+    threads: int | None = None,
+    every: int = 1,
+    limit: int | None = None,
+    quiet_margin: int | None = None,
+) -> Dataset:
+    """The quiet positions of a ``camelpy datagen`` file (not in check, best move neither a capture nor a
+    promotion; with *quiet_margin*, also static evaluation within that many centipawns of the quiescence
+    score), every *every*-th of them and at most *limit*, made linear in the weights at *params*, all
+    in the core: the records never become Python objects.
+
+    :raises: :class:`camelpy.errors.DataFileError` for a file that is not a camelpy data file.
+    """
+    np = _numpy()
+    table = _core.Engine(1).params()
+    current = dict(params or {})
+    values, gradients, results, scores = _core.linearize_file(
+        path,
+        params=[(n, current.get(n, v)) for n, v, _, _ in table],
+        threads=threads,
+        every=every,
+        limit=limit,
+        quiet_margin=quiet_margin,
+    )
+    count = len(values) // 8
+    return Dataset(
+        values=np.frombuffer(values, dtype=np.float64),
+        gradients=np.frombuffer(gradients, dtype=np.float32).reshape(count, len(table)),
+        results=np.frombuffer(results, dtype=np.float32).astype(np.float64),
+        scores=np.frombuffer(scores, dtype=np.float32).astype(np.float64),
+        theta0=np.array([current.get(n, v) for n, v, _, _ in table], dtype=np.float64),
+        names=tuple(n for n, _, _, _ in table),
+        lows=np.array([lo for _, _, lo, _ in table], dtype=np.float64),
+        highs=np.array([hi for _, _, _, hi in table], dtype=np.float64),
+    )
+
+
+def _concat(parts: list[Dataset]) -> Dataset:
+    np = _numpy()
+    return dataclasses.replace(
+        parts[0],
+        values=np.concatenate([p.values for p in parts]),
+        gradients=np.concatenate([p.gradients for p in parts]),
+        results=np.concatenate([p.results for p in parts]),
+        scores=np.concatenate([p.scores for p in parts]),
+        fens=tuple(f for p in parts for f in p.fens),
+    )
+
+
 def read_text(
     lines: Iterable[str], source: str = "<text>"
 ) -> tuple[list[str], list[float], list[float | None]]:
@@ -481,7 +534,9 @@ def plot_losses(result: TuneResult, path: str | Path) -> None:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``camelpy tune`` options."""
     p.add_argument(
-        "data", nargs="+", help="labelled positions: camelpy datagen text exports (FEN | score | result)"
+        "data",
+        nargs="+",
+        help="labelled positions: camelpy datagen files, or their text exports (FEN | score | result)",
     )
     p.add_argument("--out", required=True, help="folder for weights.json, loss.png and moved.md")
     p.add_argument(
@@ -494,39 +549,64 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rounds", type=int, default=2, help="linearize again at the new weights this many times")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--max-positions", type=int, default=None)
+    p.add_argument("--every", type=int, default=1, help="of a data file's quiet positions, keep every N-th")
+    p.add_argument("--max-positions", type=int, default=None, help="at most this many positions per file")
+    p.add_argument(
+        "--quiet-margin",
+        type=int,
+        default=None,
+        help="also drop positions whose static eval is further than this from quiescence",
+    )
     p.add_argument("--write-source", metavar="PARAMS_RS", help="rewrite the core's parameter table in place")
+
+
+def _is_data_file(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(8) == b"CAMELPYD"
+    except OSError as err:
+        raise ValueError(f"cannot read {quote(path)}: {err.strerror}") from None
+
+
+def _load(args: argparse.Namespace, weights: dict[str, int] | None) -> Dataset:
+    """Every input of the command, made linear at *weights*."""
+    parts = []
+    for path in args.data:
+        if _is_data_file(path):
+            parts.append(
+                linearize_file(
+                    path,
+                    params=weights,
+                    threads=args.threads,
+                    every=args.every,
+                    limit=args.max_positions,
+                    quiet_margin=args.quiet_margin,
+                )
+            )
+            continue
+        with open(path, encoding="utf-8") as handle:
+            fens, results, scores = read_text(handle, source=path)
+        if args.max_positions is not None:
+            fens, results, scores = (
+                fens[: args.max_positions],
+                results[: args.max_positions],
+                scores[: args.max_positions],
+            )
+        parts.append(linearize(fens, results, scores, params=weights, threads=args.threads))
+    return _concat(parts)
 
 
 def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy tune``; returns the exit status (bad input raises ``ValueError``: one error line)."""
     if args.rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {args.rounds}")
-    fens: list[str] = []
-    results: list[float] = []
-    scores: list[float | None] = []
-    for path in args.data:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                f, r, s = read_text(handle, source=path)
-        except OSError as err:
-            raise ValueError(f"cannot read {quote(path)}: {err.strerror}") from None
-        fens += f
-        results += r
-        scores += s
-    if args.max_positions is not None:
-        fens, results, scores = (
-            fens[: args.max_positions],
-            results[: args.max_positions],
-            scores[: args.max_positions],
-        )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     weights: dict[str, int] | None = None
     result: TuneResult | None = None
     for round_number in range(1, args.rounds + 1):
-        print(f"round {round_number}: linearizing {len(fens)} positions", file=sys.stderr, flush=True)
-        data = linearize(fens, results, scores, params=weights, threads=args.threads)
+        data = _load(args, weights)
+        print(f"round {round_number}: {len(data)} positions", file=sys.stderr, flush=True)
         result = tune(
             data,
             blend=args.blend,
@@ -535,6 +615,7 @@ def main(args: argparse.Namespace) -> int:
             learning_rate=args.learning_rate,
             validation=args.validation,
             seed=args.seed,
+            theta=None,
             progress=lambda e, t, v: print(f"  epoch {e}: train {t:.6f} validation {v:.6f}", file=sys.stderr),
         )
         weights = result.weights()

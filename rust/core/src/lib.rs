@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod data;
 pub mod error;
 pub mod eval;
 pub mod movegen;
@@ -16,7 +17,7 @@ pub mod tt;
 pub mod types;
 
 pub use board::{Position, STARTING_FEN};
-pub use error::{AllocError, FenError, FenField, MoveError, PositionError};
+pub use error::{AllocError, DataError, FenError, FenField, MoveError, PositionError};
 pub use movegen::{GenKind, MoveList};
 pub use types::{
     Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Score,

@@ -1,8 +1,11 @@
 //! Core errors → the Python exceptions of `camelpy.errors` (ValueError subclasses defined in Python,
 //! where `IllegalMoveError` can also subclass `chess.IllegalMoveError`).
 
-use camelpy_core::{FenError, MoveError};
-use pyo3::{import_exception, PyErr};
+use camelpy_core::{DataError, FenError, MoveError};
+use pyo3::{
+    exceptions::{PyMemoryError, PyOSError, PyValueError},
+    import_exception, PyErr,
+};
 
 import_exception!(camelpy.errors, InvalidFenError);
 import_exception!(camelpy.errors, InvalidMoveError);
@@ -18,5 +21,28 @@ pub fn move_error(e: MoveError) -> PyErr {
     match e {
         MoveError::Invalid { .. } => InvalidMoveError::new_err(e.to_string()),
         MoveError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
+    }
+}
+
+import_exception!(camelpy.errors, DataFileError);
+
+/// A data-file or generation problem as a Python exception: the system's refusals as `OSError` (its
+/// subclass for the error number, e.g. `FileNotFoundError`, with the file name), a table the system
+/// refused as `MemoryError`, a file that is not a data file, is damaged or does not match a resume as
+/// `camelpy.errors.DataFileError`, bad settings or openings as `ValueError`.
+pub fn data_error(e: DataError) -> PyErr {
+    match e {
+        DataError::Io { path, action, error } => match error.raw_os_error() {
+            Some(errno) => {
+                // The system's own words, as Python's `open` would give them.
+                let text = error.to_string();
+                let words = text.split(" (os error").next().unwrap_or(&text).to_string();
+                PyOSError::new_err((errno, words, path))
+            }
+            None => PyOSError::new_err(DataError::Io { path, action, error }.to_string()),
+        },
+        DataError::Alloc(_) => PyMemoryError::new_err(e.to_string()),
+        DataError::Settings(_) | DataError::Opening { .. } => PyValueError::new_err(e.to_string()),
+        _ => DataFileError::new_err(e.to_string()),
     }
 }

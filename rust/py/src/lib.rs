@@ -4,6 +4,7 @@
 mod args;
 mod board;
 mod convert;
+mod data;
 mod errors;
 mod eval;
 mod info;
@@ -34,6 +35,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_SEARCH_DEPTH", args::MAX_SEARCH_DEPTH)?;
     m.add("MAX_BENCH_DEPTH", args::MAX_BENCH_DEPTH)?;
     m.add("MAX_PERFT_DEPTH", args::MAX_PERFT_DEPTH)?;
+    m.add("DATAGEN_DEFAULTS", data::defaults())?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_class::<board::PyPosition>()?;
     m.add_class::<search::PyEngine>()?;
@@ -46,6 +48,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add_function(wrap_pyfunction!(threads::analyse_many, m)?)?;
     m.add_function(wrap_pyfunction!(eval::linearize, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::linearize_file, m)?)?;
+    m.add_function(wrap_pyfunction!(data::datagen, m)?)?;
+    m.add_function(wrap_pyfunction!(data::read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(data::data_info, m)?)?;
+    m.add_function(wrap_pyfunction!(data::export_text, m)?)?;
     Ok(())
 }
 

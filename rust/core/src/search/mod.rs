@@ -149,6 +149,51 @@ pub fn search(
     search_thread(pos, limits, tt, eval, state, stop, &mut report, None).result
 }
 
+/// The quiescence score of `pos` with a full window: what the search sees at its horizon (captures
+/// until the position is quiet, every evasion when in check), from the side to move's view. For data
+/// filters: a position whose static evaluation is far from this is not quiet. `state` lends its pawn
+/// cache; no table is used.
+///
+/// ```
+/// use camelpy_core::{eval::{evaluate, EvalParams}, search::{quiescence, SearchState}, Position};
+/// let mut state = SearchState::new();
+/// let mut quiet = Position::startpos();
+/// let q = quiescence(&mut quiet, &EvalParams::DEFAULT, &mut state);
+/// assert_eq!(q, evaluate(&quiet, &EvalParams::DEFAULT));
+/// // A queen en prise: taking it is worth far more than standing pat.
+/// let mut hanging = Position::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false)?;
+/// assert!(quiescence(&mut hanging, &EvalParams::DEFAULT, &mut state) > evaluate(&hanging, &EvalParams::DEFAULT) + 500);
+/// # Ok::<(), camelpy_core::FenError>(())
+/// ```
+pub fn quiescence(pos: &mut Position, eval: &EvalParams, state: &mut SearchState) -> Value {
+    state.pawns.prepare(eval);
+    // The searcher needs a table to exist; quiescence never probes or stores it. One bucket.
+    let tt = TranspositionTable::new(0).expect("a one-bucket table");
+    let limits = SearchLimits::default();
+    let stop = AtomicBool::new(false);
+    let mut report = |_: &Report| {};
+    let mut searcher = Searcher {
+        tt: &tt,
+        eval,
+        state,
+        limits: &limits,
+        stop: &stop,
+        report: &mut report,
+        start: Instant::now(),
+        nodes: 0,
+        others_nodes: 0,
+        role: None,
+        completed_depth: 0,
+        seldepth: 0,
+        stopped: false,
+        pv: Vec::new(),
+        root_best: None,
+        root_depth: 0,
+        store_root: false,
+    };
+    searcher.qsearch(pos, 0, -VALUE_INFINITE, VALUE_INFINITE)
+}
+
 /// One searcher: the whole of a single-threaded search (`role` `None`), or one thread of a LazySMP
 /// search. Does not start a new table generation (the caller does, once per search).
 #[allow(clippy::too_many_arguments)]
