@@ -16,6 +16,32 @@ use crate::{
 /// The standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// Appends the piece-placement field of a FEN (rank 8 first, runs of empty squares as digits) for the
+/// board `piece_on` describes: the one writer of that field, for positions and data records alike.
+pub fn write_placement(out: &mut String, piece_on: impl Fn(Square) -> Option<Piece>) {
+    for rank in Rank::ALL.iter().rev() {
+        let mut empty = 0;
+        for file in File::ALL {
+            match piece_on(Square::new(file, *rank)) {
+                Some(piece) => {
+                    if empty > 0 {
+                        out.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    out.push(piece.to_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push((b'0' + empty) as char);
+        }
+        if *rank != Rank::First {
+            out.push('/');
+        }
+    }
+}
+
 impl Position {
     /// Parses a FEN (or a 4-field EPD position). With `chess960`, castling is king-takes-rook and any
     /// king/rook files may castle; without it, castling rights need the king on e1/e8 and rooks on the
@@ -116,27 +142,7 @@ impl Position {
     /// The FEN with castling in Shredder notation (`HAha`) if `shredder`, else as [`Position::fen`].
     pub fn fen_with(&self, shredder: bool) -> String {
         let mut out = String::with_capacity(90);
-        for rank in Rank::ALL.iter().rev() {
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.piece_on(Square::new(file, *rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            out.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        out.push(piece.to_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
-            if *rank != Rank::First {
-                out.push('/');
-            }
-        }
+        write_placement(&mut out, |sq| self.piece_on(sq));
         out.push(' ');
         out.push(self.s.side_to_move.fen_char());
         out.push(' ');

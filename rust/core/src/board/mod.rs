@@ -6,6 +6,6 @@ mod see;
 mod validate;
 pub mod zobrist;
 
-pub use fen::STARTING_FEN;
+pub use fen::{write_placement, STARTING_FEN};
 pub use position::Position;
 pub use see::SEE_VALUES;

@@ -16,6 +16,7 @@ use std::{
 };
 
 use crate::{
+    board::write_placement,
     error::{DataError, FenError},
     types::{Color, File, Move, MoveKind, Piece, PieceType, Score, VALUE_MATE},
     Position,
@@ -384,27 +385,7 @@ impl Record {
     /// The position's FEN (with the clocks as stored, so saturated ones stay saturated).
     pub fn to_fen(&self) -> String {
         let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8 {
-                match self.board[rank * 8 + file] {
-                    Some(piece) => {
-                        if empty > 0 {
-                            fen.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        fen.push(piece.to_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        write_placement(&mut fen, |sq| self.board[sq.index()]);
         fen.push(' ');
         fen.push(self.side_to_move.fen_char());
         fen.push(' ');
