@@ -167,6 +167,16 @@ def _text(error: type[Exception]) -> dict[str, object]:
 _rows("Position(fen)", lambda v: camelpy.Position(v), _text(camelpy.InvalidFenError))
 _rows("search(board_or_fen)", lambda v: camelpy.search(v, depth=1), _text(camelpy.InvalidFenError))
 _rows("Position.push(move)", lambda v: camelpy.Position().push(v), _text(camelpy.InvalidMoveError))
+_rows(
+    "search(moves=)",
+    lambda v: camelpy.Engine(hash_mb=1).search(FEN, depth=1, moves=v),
+    {name: OK if name == "none" else TypeError for name in _int()},
+)
+_rows(
+    "search(moves=[v])",
+    lambda v: camelpy.Engine(hash_mb=1).search(FEN, depth=1, moves=[v]),
+    {name: TypeError for name in _int()},
+)
 
 
 def _expected_name(expected: object) -> str:

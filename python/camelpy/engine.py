@@ -16,6 +16,7 @@ import chess
 import chess.engine
 
 from camelpy import _core, timeman
+from camelpy._args import items_arg
 from camelpy.batch import BatchResult, ProgressCallback, analyse_many
 from camelpy.params import apply_params
 from camelpy.types import BoardOrFen, SearchResult, board_root, info_dict, limit_ms, search_result, seconds_ms
@@ -121,7 +122,8 @@ class Engine:
     ) -> SearchResult:
         root = board_root(board_or_fen)
         board = root.board()
-        searchmoves = [board.uci(m, chess960=root.chess960) for m in (moves or [])]
+        root_moves = items_arg(moves, "moves", chess.Move) if moves is not None else []
+        searchmoves = [board.uci(m, chess960=root.chess960) for m in root_moves]
         manager = timeman.TimeManager(clock) if clock is not None else None
         callback = None
         if info is not None or manager is not None:
