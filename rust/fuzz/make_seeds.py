@@ -23,7 +23,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-DEFAULT_BAD_FENS = Path("/work/shared/data/bad_input/fens.txt")
+DEFAULT_BAD_FENS = REPO / "tests" / "data" / "bad_fens.txt"  # the repository's copy of the shared list
 # Must match SEED_FENS in src/lib.rs (only its length matters here).
 NUM_SEED_FENS = 18
 
