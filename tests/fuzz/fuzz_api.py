@@ -504,7 +504,9 @@ class UciRun:
         def handle(line: str) -> bool:
             if unsafe_line(line):
                 return True
-            found = commands.split_command(line.strip())
+            stripped = line.strip()
+            # As UciEngine.handle: a line starting with '#' is a comment, whatever follows.
+            found = None if stripped.startswith("#") else commands.split_command(stripped)
             is_go = found is not None and found[0] == "go"
             started = is_go and commands.parse_go(found[1])[0].perft is None
             bestmoves = self.count_bestmoves()
