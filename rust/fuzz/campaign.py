@@ -137,9 +137,17 @@ def summary(state: Path) -> str:
             "api, known defects met (not counted as crashes): "
             + ", ".join(f"{k}={v}" for k, v in sorted(known.items()))
         )
-    crashed = [r for r in rows if r["artifacts"]]
-    for r in crashed:
-        lines.append(f"artefacts from {r['target']} slice at {r['start_utc']}: {r['artifacts']}")
+    for r in rows:
+        for name in r["artifacts"].split():
+            folder = state / "artifacts" / r["target"]
+            where = (
+                "open"
+                if (folder / name).exists()
+                else "triaged"
+                if (folder / "triaged" / name).exists()
+                else "gone"
+            )
+            lines.append(f"artefact {where:<7} {r['target']}/{name} (slice at {r['start_utc']})")
     return "\n".join(lines)
 
 
