@@ -22,7 +22,8 @@ flagged as probably false: libFuzzer times inputs by the wall clock).
 
 Shared machines: before each slice the campaign waits while ``<state>/PAUSE`` exists or while the
 1-minute load average (others' work, since the campaign is idle then) is at least ``--max-load``
-(default: CPUs - 0.5), so timed matches and builds of other people are left alone.
+(default: half the CPUs), and goes on once it has stayed below for about two minutes, so timed
+matches and builds of other people are left alone.
 
 Restartable: all state is in ``<state>``; a new ``run`` reads the log and goes on with the target that
 has had the least time, skipping targets that reached ``--goal-hours`` (it exits when all have). A lock
@@ -37,6 +38,7 @@ import argparse
 import datetime as dt
 import fcntl
 import json
+import math
 import os
 import re
 import subprocess
@@ -63,6 +65,8 @@ SLICE_GRACE_S = 600
 """A slice still running this long after its -max_total_time is killed."""
 QUIET_POLL_S = 30
 """How often a waiting campaign looks at the load again."""
+QUIET_CHECKS = 4
+"""Checks in a row under --max-load before a waiting campaign goes on (about two minutes)."""
 
 
 def state_dir() -> Path:
@@ -298,25 +302,35 @@ def load_average() -> float:
         return 0.0
 
 
-def wait_until_quiet(state: Path, max_load: float) -> bool:
-    """Waits while ``<state>/PAUSE`` exists or, if *max_load* > 0, while the 1-minute load average (this
-    campaign idle, so it is other people's work) is at least *max_load*; False if STOP appears."""
+def wait_until_quiet(state: Path, max_load: float, last_slice_end: float | None) -> bool:
+    """Waits while ``<state>/PAUSE`` exists or, if *max_load* > 0, until the 1-minute load average (this
+    campaign idle, so it is other people's work) has stayed below *max_load* for ``QUIET_CHECKS``
+    checks in a row (a short dip in a running match must not count); False if STOP appears.
+
+    Right after a slice the average still holds this campaign's own fuzzer (one busy process), which
+    decays as exp(-t / 60 s): that part is subtracted, from *last_slice_end* (``time.monotonic()``)."""
     said = ""
+    quiet = 0
     while True:
         if (state / "STOP").exists():
             return False
         load = load_average()
+        if last_slice_end is not None:
+            load = max(0.0, load - math.exp(-(time.monotonic() - last_slice_end) / 60))
         if (state / "PAUSE").exists():
-            why = "PAUSE file"
+            why, quiet = "PAUSE file", 0
         elif max_load > 0 and load >= max_load:
-            why = f"load {load:.2f} >= {max_load:.2f}"
+            why, quiet = f"load {load:.2f} >= {max_load:.2f}", 0
         else:
-            if said:
-                print(f"campaign: {now_utc()} going on (load {load:.2f})", file=sys.stderr, flush=True)
-            return True
-        if not said:
+            quiet += 1
+            if max_load <= 0 or quiet >= QUIET_CHECKS or (not said and quiet >= 1 and load < max_load / 2):
+                if said:
+                    print(f"campaign: {now_utc()} going on (load {load:.2f})", file=sys.stderr, flush=True)
+                return True
+            why = ""
+        if why and why != said:
             print(f"campaign: {now_utc()} waiting: {why}", file=sys.stderr, flush=True)
-        said = why
+            said = why
         time.sleep(QUIET_POLL_S)
 
 
@@ -344,6 +358,7 @@ def run(args: argparse.Namespace) -> int:
     goal_s = int(args.goal_hours * 3600)
     slice_s = int(args.slice_minutes * 60)
     rounds = 0
+    last_slice_end: float | None = None
     while True:
         if (state / "STOP").exists():
             print("campaign: STOP file found, ending", file=sys.stderr)
@@ -363,12 +378,13 @@ def run(args: argparse.Namespace) -> int:
             time.sleep(300)
             continue
         for target in pending:
-            if not wait_until_quiet(state, args.max_load):
+            if not wait_until_quiet(state, args.max_load, last_slice_end):
                 break
             left = goal_s - totals(read_log(state)).get(target, {}).get("seconds", 0)
             seconds = slice_s if goal_s <= 0 else max(60, min(slice_s, left))
             print(f"campaign: {now_utc()} {target} for {seconds} s", file=sys.stderr, flush=True)
             row = run_slice(target, state, seconds, triple)
+            last_slice_end = time.monotonic()
             append_log(state, row)
             print(f"campaign: {row}", file=sys.stderr, flush=True)
 
@@ -386,7 +402,7 @@ def main() -> int:
     p_run.add_argument(
         "--max-load",
         type=float,
-        default=(os.cpu_count() or 1) - 0.5,
+        default=max(0.5, (os.cpu_count() or 1) / 2),
         help="before each slice, wait while the 1-minute load average is at least this (0: never wait)",
     )
     sub.add_parser("summary", help="total seconds, executions and crashes per target over all slices")
