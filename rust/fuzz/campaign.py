@@ -7,6 +7,7 @@ restarts.
     python3 rust/fuzz/campaign.py run [--slice-minutes 10] [--goal-hours 1] [--targets fen,tt,...]
     python3 rust/fuzz/campaign.py summary
     touch /work/fuzz-state/STOP          # ends the campaign after the running slice
+    touch /work/fuzz-state/PAUSE         # no new slice until the file is removed
 
 Targets: the cargo-fuzz targets ``fen``, ``moves``, ``eval_symmetry``, ``tt`` (``rust/fuzz``) and
 ``api`` (``tests/fuzz/fuzz_api.py`` under atheris). Each slice runs one target for ``--slice-minutes``
@@ -15,7 +16,14 @@ Targets: the cargo-fuzz targets ``fen``, ``moves``, ``eval_symmetry``, ``tt`` (`
 but never written), crash inputs in ``<state>/artifacts/<target>/``, and the tail of libFuzzer's output
 in ``<state>/logs/``. Each slice appends one line to ``<state>/log.tsv``: target, start (UTC), seconds,
 executions (libFuzzer's ``stat::number_of_executed_units``), crashes (new crash/timeout/oom files), exit
-code, the new artefacts, and for ``api`` the tally of known defects met.
+code, the new artefacts, for ``api`` the tally of known defects met, the seconds the slice spent
+stopped by a signal (not counted in ``seconds``), and a note (a timeout right after such a stop is
+flagged as probably false: libFuzzer times inputs by the wall clock).
+
+Shared machines: before each slice the campaign waits while ``<state>/PAUSE`` exists or while the
+1-minute load average (others' work, since the campaign is idle then) is at least ``--max-load``
+(default: half the CPUs), and goes on once it has stayed below for about two minutes, so timed
+matches and builds of other people are left alone.
 
 Restartable: all state is in ``<state>``; a new ``run`` reads the log and goes on with the target that
 has had the least time, skipping targets that reached ``--goal-hours`` (it exits when all have). A lock
@@ -30,6 +38,7 @@ import argparse
 import datetime as dt
 import fcntl
 import json
+import math
 import os
 import re
 import subprocess
@@ -41,12 +50,23 @@ FUZZ_DIR = Path(__file__).resolve().parent
 REPO = FUZZ_DIR.parent.parent
 CARGO_TARGETS = ("fen", "moves", "eval_symmetry", "tt")
 ALL_TARGETS = (*CARGO_TARGETS, "api")
-LOG_COLUMNS = ("target", "start_utc", "seconds", "executions", "crashes", "rc", "artifacts", "known")
+LOG_COLUMNS = (
+    "target", "start_utc", "seconds", "executions", "crashes", "rc",
+    "artifacts", "known", "stopped_s", "note",
+)  # fmt: skip
 ARTIFACT_PREFIXES = ("crash-", "timeout-", "oom-", "leak-", "slow-unit-")
 INPUT_TIMEOUT_S = {"api": 30}
 """libFuzzer ``-timeout`` per input; an input running longer is a finding (a hang)."""
 DEFAULT_INPUT_TIMEOUT_S = 60
 NICENESS = 15
+POLL_S = 1.0
+"""How often a running slice is checked (stopped time, overrun)."""
+SLICE_GRACE_S = 600
+"""A slice still running this long after its -max_total_time is killed."""
+QUIET_POLL_S = 30
+"""How often a waiting campaign looks at the load again."""
+QUIET_CHECKS = 4
+"""Checks in a row under --max-load before a waiting campaign goes on (about two minutes)."""
 
 
 def state_dir() -> Path:
@@ -87,10 +107,15 @@ def read_log(state: Path) -> list[dict[str, str]]:
 
 def append_log(state: Path, row: dict[str, object]) -> None:
     path = state / "log.tsv"
-    new = not path.exists()
+    header = "\t".join(LOG_COLUMNS)
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        first, _, rest = text.partition("\n")
+        if first != header:  # a log from an older version: columns were only ever appended
+            path.write_text(header + "\n" + rest, encoding="utf-8")
+    else:
+        path.write_text(header + "\n", encoding="utf-8")
     with path.open("a", encoding="utf-8") as out:
-        if new:
-            out.write("\t".join(LOG_COLUMNS) + "\n")
         out.write("\t".join(str(row.get(c, "")) for c in LOG_COLUMNS) + "\n")
 
 
@@ -204,31 +229,46 @@ def executions(output: str) -> int:
     return int(counts[-1]) if counts else 0
 
 
+def process_state(pid: int) -> str:
+    """The one-letter state of process *pid* from ``/proc`` (``T``: stopped), or ``""`` if unknown."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
 def run_slice(target: str, state: Path, seconds: int, triple: str) -> dict[str, object]:
+    """Runs one slice. Time while the fuzzer (or this script) was stopped by a signal, e.g. someone's
+    ``kill -STOP`` to keep a timed match quiet, is not counted in ``seconds`` but in ``stopped_s``."""
     cmd, env = command(target, state, seconds, triple)
     before = artefact_files(state, target)
     known_file = state / "api-known-slice.json"
     if target == "api" and known_file.exists():
         known_file.unlink()
-    start = now_utc()
-    began = time.monotonic()
-    try:
-        result = subprocess.run(
-            cmd, cwd=REPO, env=env, capture_output=True, text=True, errors="replace", timeout=seconds + 600
-        )
-        output, rc = result.stdout + result.stderr, result.returncode
-    except subprocess.TimeoutExpired as err:  # libFuzzer ignored -max_total_time: killed
-        parts = [
-            p.decode(errors="replace") if isinstance(p, bytes) else (p or "")
-            for p in (err.stdout, err.stderr)
-        ]
-        output, rc = "".join(parts), -9
-    elapsed = int(round(time.monotonic() - began))
-    new = sorted(artefact_files(state, target) - before)
     logs = state / "logs"
     logs.mkdir(exist_ok=True)
-    tail = "\n".join(output.splitlines()[-300:])
-    (logs / f"{target}-{start.replace(':', '')}.log").write_text(tail + "\n", encoding="utf-8")
+    start = now_utc()
+    log_path = logs / f"{target}-{start.replace(':', '')}.log"
+    began = last = time.monotonic()
+    stopped = 0.0
+    with log_path.open("w", encoding="utf-8", errors="replace") as out:
+        child = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        rc = None
+        while rc is None:
+            time.sleep(POLL_S)
+            now = time.monotonic()
+            gap, last = now - last, now
+            if gap > 5 * POLL_S or process_state(child.pid) in ("T", "t"):
+                stopped += gap  # this script was frozen (a long gap), or the fuzzer is stopped
+            rc = child.poll()
+            if rc is None and now - began - stopped > seconds + SLICE_GRACE_S:
+                child.kill()  # libFuzzer ignored -max_total_time
+                rc = child.wait()
+    elapsed = time.monotonic() - began
+    output = log_path.read_text(encoding="utf-8", errors="replace")
+    log_path.write_text("\n".join(output.splitlines()[-300:]) + "\n", encoding="utf-8")
+    new = sorted(artefact_files(state, target) - before)
     known = ""
     if target == "api" and known_file.exists():
         try:
@@ -236,27 +276,74 @@ def run_slice(target: str, state: Path, seconds: int, triple: str) -> dict[str, 
             known = ",".join(f"{k}={v}" for k, v in sorted(counts.items()))
         except (OSError, ValueError):
             known = "unreadable"
+    note = ""
+    if stopped >= 1 and any(name.startswith("timeout-") for name in new):
+        note = (
+            "timeout after the slice was stopped: probably false (libFuzzer times inputs by the wall clock)"
+        )
     return {
         "target": target,
         "start_utc": start,
-        "seconds": elapsed,
+        "seconds": int(round(elapsed - stopped)),
         "executions": executions(output),
         "crashes": len(new),
         "rc": rc,
         "artifacts": " ".join(new),
         "known": known,
+        "stopped_s": int(round(stopped)),
+        "note": note,
     }
+
+
+def load_average() -> float:
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def wait_until_quiet(state: Path, max_load: float, last_slice_end: float | None) -> bool:
+    """Waits while ``<state>/PAUSE`` exists or, if *max_load* > 0, until the 1-minute load average (this
+    campaign idle, so it is other people's work) has stayed below *max_load* for ``QUIET_CHECKS``
+    checks in a row (a short dip in a running match must not count); False if STOP appears.
+
+    Right after a slice the average still holds this campaign's own fuzzer (one busy process), which
+    decays as exp(-t / 60 s): that part is subtracted, from *last_slice_end* (``time.monotonic()``)."""
+    said = ""
+    quiet = 0
+    while True:
+        if (state / "STOP").exists():
+            return False
+        load = load_average()
+        if last_slice_end is not None:
+            load = max(0.0, load - math.exp(-(time.monotonic() - last_slice_end) / 60))
+        if (state / "PAUSE").exists():
+            why, quiet = "PAUSE file", 0
+        elif max_load > 0 and load >= max_load:
+            why, quiet = f"load {load:.2f} >= {max_load:.2f}", 0
+        else:
+            quiet += 1
+            if max_load <= 0 or quiet >= QUIET_CHECKS or (not said and quiet >= 1 and load < max_load / 2):
+                if said:
+                    print(f"campaign: {now_utc()} going on (load {load:.2f})", file=sys.stderr, flush=True)
+                return True
+            why = ""
+        if why and why != said:
+            print(f"campaign: {now_utc()} waiting: {why}", file=sys.stderr, flush=True)
+            said = why
+        time.sleep(QUIET_POLL_S)
 
 
 def run(args: argparse.Namespace) -> int:
     state = state_dir()
     state.mkdir(parents=True, exist_ok=True)
-    lock = (state / "campaign.lock").open("w")
+    lock = (state / "campaign.lock").open("a+")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         print(f"campaign: another campaign holds {state / 'campaign.lock'}", file=sys.stderr)
         return 1
+    lock.truncate(0)
     lock.write(f"{os.getpid()}\n")
     lock.flush()
     current = os.nice(0)
@@ -271,6 +358,7 @@ def run(args: argparse.Namespace) -> int:
     goal_s = int(args.goal_hours * 3600)
     slice_s = int(args.slice_minutes * 60)
     rounds = 0
+    last_slice_end: float | None = None
     while True:
         if (state / "STOP").exists():
             print("campaign: STOP file found, ending", file=sys.stderr)
@@ -290,12 +378,13 @@ def run(args: argparse.Namespace) -> int:
             time.sleep(300)
             continue
         for target in pending:
-            if (state / "STOP").exists():
+            if not wait_until_quiet(state, args.max_load, last_slice_end):
                 break
             left = goal_s - totals(read_log(state)).get(target, {}).get("seconds", 0)
             seconds = slice_s if goal_s <= 0 else max(60, min(slice_s, left))
             print(f"campaign: {now_utc()} {target} for {seconds} s", file=sys.stderr, flush=True)
             row = run_slice(target, state, seconds, triple)
+            last_slice_end = time.monotonic()
             append_log(state, row)
             print(f"campaign: {row}", file=sys.stderr, flush=True)
 
@@ -309,6 +398,12 @@ def main() -> int:
     p_run.add_argument("--targets", default=",".join(ALL_TARGETS))
     p_run.add_argument(
         "--max-rounds", type=int, default=0, help="stop after this many rotations (0: no limit)"
+    )
+    p_run.add_argument(
+        "--max-load",
+        type=float,
+        default=max(0.5, (os.cpu_count() or 1) / 2),
+        help="before each slice, wait while the 1-minute load average is at least this (0: never wait)",
     )
     sub.add_parser("summary", help="total seconds, executions and crashes per target over all slices")
     args = parser.parse_args()
