@@ -66,6 +66,30 @@ def test_bad_settings_are_value_errors(kwargs: dict[str, float]) -> None:
         tune.tune(tune.synthetic(positions=10, weights=1), **kwargs)  # type: ignore[arg-type]
 
 
+def test_frozen_weights_keep_their_values_and_the_rest_still_fit() -> None:
+    data = tune.synthetic(positions=3000, weights=4, seed=3)
+    result = tune.tune(data, blend=0.0, epochs=30, batch_size=256, learning_rate=2.0, seed=3, frozen=["w2"])
+    assert data.truth is not None
+    assert result.theta[2] == data.theta0[2] != pytest.approx(data.truth[2], abs=1.0)
+    moved = [0, 1, 3]
+    start = np.abs(data.theta0[moved] - data.truth[moved])
+    assert np.all(np.abs(result.theta[moved] - data.truth[moved]) < start)
+
+
+@pytest.mark.parametrize("frozen", [["no_such"], "w0"])
+def test_freezing_an_unknown_name_or_a_bare_string_is_refused(frozen: object) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        tune.tune(tune.synthetic(positions=10, weights=1), frozen=frozen)  # type: ignore[arg-type]
+
+
+def test_default_params_are_a_new_engines_table() -> None:
+    from camelpy import _core
+
+    assert _core.default_params() == _core.Engine(1).params()
+    names = {name for name, _, _, _ in _core.default_params()}
+    assert set(tune.FROZEN_BY_DEFAULT) <= names
+
+
 def test_the_linear_model_matches_the_engine() -> None:
     fens = _fens(60)
     data = tune.linearize(fens, [0.5] * len(fens), [None] * len(fens), threads=2)
@@ -106,7 +130,7 @@ def test_the_source_table_is_rewritten_in_place() -> None:
     changed = tune.rewrite_source(text, {"knight_value_mg": 341, "king_danger_cap": 99999})
     diff = [(a, b) for a, b in zip(text.splitlines(), changed.splitlines()) if a != b]
     assert [b.strip() for _, b in diff] == [
-        "knight_value: (341, 310), [0, 1500];",
+        f"knight_value: (341, {defaults['knight_value_eg']}), [0, 1500];",
         "king_danger_cap: 2000, [0, 2000];",  # clamped to its range
     ]
     with pytest.raises(ValueError, match="not in the parameter table: 'no_such'"):
@@ -144,6 +168,30 @@ def test_the_command_writes_weights_the_engine_loads(tmp_path: Path) -> None:
         weights["pawn_value_mg"],
         weights["pawn_value_eg"],
     )
+
+
+def test_the_command_keeps_the_mop_up_weights_unless_told(tmp_path: Path) -> None:
+    # Lone-king positions whose results say nothing about the mop-up terms' purpose (steering the
+    # search); unfrozen, the fit would move them.
+    fens = ["7k/8/5K2/8/8/8/8/1Q6 w - - 0 1", "k7/8/2K5/8/8/8/8/6R1 b - - 0 1"]
+    lines = [f"{fen} | - | 0.5" for fen in fens] * 50
+    data = tmp_path / "data.txt"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    defaults = camelpy.Engine(hash_mb=1).params()
+    common = ["--epochs", "3", "--batch-size", "16", "--rounds", "1", "--threads", "1"]
+    assert cli.main(["tune", str(data), "--out", str(tmp_path / "kept"), *common]) == 0
+    kept = json.loads((tmp_path / "kept" / "weights.json").read_text(encoding="utf-8"))
+    assert all(kept[name] == defaults[name] for name in tune.FROZEN_BY_DEFAULT)
+    assert cli.main(["tune", str(data), "--out", str(tmp_path / "all"), "--freeze", "", *common]) == 0
+    fitted = json.loads((tmp_path / "all" / "weights.json").read_text(encoding="utf-8"))
+    assert any(fitted[name] != defaults[name] for name in tune.FROZEN_BY_DEFAULT)
+
+
+def test_the_command_refuses_an_unknown_weight_to_freeze(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["tune", "x.txt", "--out", str(tmp_path), "--freeze", "mopup_edge,no_such"]) == 2
+    assert "unknown weight 'no_such'" in capsys.readouterr().err
 
 
 def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

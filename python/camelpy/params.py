@@ -72,7 +72,7 @@ def apply_params(table: ParamTable, values: Mapping[str, int], *, reset: bool = 
     if reset:
         from camelpy import _core
 
-        for name, default, _, _ in _core.Engine(1).params():
+        for name, default, _, _ in _core.default_params():
             table.set_param(name, values.get(name, default))
     else:
         for name, value in values.items():

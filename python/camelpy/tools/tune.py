@@ -10,7 +10,8 @@ score, ``t = λ·result + (1 − λ)·σ(score)``; the loss is the mean squared 
 
 The fit. ``K`` is fitted first (the scale that best turns the current evaluation into results), then the
 weights by Adam on mini-batches, each step clipped to the weight's range, with a held-out validation split
-whose loss is reported per epoch alongside the training loss.
+whose loss is reported per epoch alongside the training loss. Weights the data cannot teach are frozen
+(``FROZEN_BY_DEFAULT``; ``--freeze``): their gradient is zeroed, so Adam never moves them.
 
 Why Python with numpy: what must be fast per position, the evaluation and its slope in every weight, is
 in the core (multi-threaded, in Rust); what remains is dense arithmetic on an N × P matrix (P = 94 weights)
@@ -54,6 +55,7 @@ else:
 
 __all__ = [
     "DEFAULT_BLEND",
+    "FROZEN_BY_DEFAULT",
     "linearize_file",
     "Dataset",
     "TuneResult",
@@ -99,6 +101,12 @@ ADAM_EPSILON = 1e-8
 
 K_RANGE = (0.05, 5.0)
 """Where ``K`` is searched: from almost flat to a step function."""
+
+FROZEN_BY_DEFAULT = ("mopup_threshold", "mopup_edge", "mopup_proximity")
+"""Weights kept as they are unless ``--freeze`` says otherwise: the mop-up terms steer the search towards
+mate with a lone king, they do not predict results, and self-play data (adjudicated long before such
+endings) taught run 1 to zero them, after which KRK and KBBK were drawn by the fifty-move rule
+(``tests/test_endgames.py``)."""
 
 LN10_OVER_400 = math.log(10) / 400
 
@@ -226,15 +234,22 @@ def tune(
     validation: float = DEFAULT_VALIDATION,
     seed: int = 0,
     theta: FloatArray | None = None,
+    frozen: Iterable[str] = (),
     progress: Callable[[int, float, float], object] | None = None,
 ) -> TuneResult:
     """Fits the weights to *data* (see the module documentation): ``K`` first unless given, then Adam on
     mini-batches of *batch_size* for *epochs* passes, starting from *theta* (default: ``data.theta0``).
     *validation* of the positions (drawn with *seed*) are held out. *progress* gets ``(epoch,
-    train_loss, val_loss)`` after each epoch.
+    train_loss, val_loss)`` after each epoch. The weights named in *frozen* keep their starting values.
+
+    >>> data = synthetic(positions=2000, weights=3, seed=3)
+    >>> result = tune(data, epochs=5, batch_size=256, learning_rate=2.0, frozen=["w1"])
+    >>> bool(result.theta[1] == data.theta0[1]), bool(result.theta[0] != data.theta0[0])
+    (True, True)
 
     :raises: :exc:`ValueError` for a blend outside [0, 1], a validation share outside [0, 1), fewer than
-        two positions, or a non-positive epoch count, batch size or learning rate.
+        two positions, a non-positive epoch count, batch size or learning rate, or an unknown name in
+        *frozen*.
     """
     np = _numpy()
     if not 0.0 <= blend <= 1.0:
@@ -248,6 +263,12 @@ def tune(
         )
     if len(data) < 2:
         raise ValueError(f"tuning needs at least 2 positions, got {len(data)}")
+    if isinstance(frozen, str):
+        raise TypeError(f"frozen must be a collection of weight names, not the string {quote(frozen)}")
+    unknown = [name for name in frozen if name not in data.names]
+    if unknown:
+        raise ValueError(f"cannot freeze unknown weight {quote(unknown[0])}")
+    movable = np.array([name not in set(frozen) for name in data.names], dtype=np.float64)
     k = fit_k(data) if k is None else k
     targets = _targets(data, k, blend)
     rng = np.random.default_rng(seed)
@@ -277,7 +298,7 @@ def tune(
             pred = win_probability(data.values[idx] + rows @ (current - data.theta0), k)
             # d/dθ of mean((σ − t)²), with dσ/dE = σ(1 − σ)·K·ln10/400.
             error = 2.0 * (pred - targets[idx]) * pred * (1.0 - pred) * (k * LN10_OVER_400)
-            grad = rows.T @ error / len(idx)
+            grad = movable * (rows.T @ error) / len(idx)
             step += 1
             m = beta1 * m + (1 - beta1) * grad
             v = beta2 * v + (1 - beta2) * grad * grad
@@ -340,7 +361,7 @@ def linearize(
     (1.0, True)
     """
     np = _numpy()
-    table = _core.Engine(1).params()
+    table = _core.default_params()
     current = dict(params or {})
     items: list[tuple[str, list[str], bool]] = [(fen, [], False) for fen in fens]
     values, gradients = _core.linearize(
@@ -376,7 +397,7 @@ def linearize_file(
     :raises: :class:`camelpy.errors.DataFileError` for a file that is not a camelpy data file.
     """
     np = _numpy()
-    table = _core.Engine(1).params()
+    table = _core.default_params()
     current = dict(params or {})
     values, gradients, results, scores = _core.linearize_file(
         path,
@@ -558,6 +579,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="also drop positions whose static eval is further than this from quiescence",
     )
     p.add_argument("--write-source", metavar="PARAMS_RS", help="rewrite the core's parameter table in place")
+    p.add_argument(
+        "--freeze",
+        type=_names,
+        default=FROZEN_BY_DEFAULT,
+        metavar="NAMES",
+        help=f"comma-separated weights to keep (default: {','.join(FROZEN_BY_DEFAULT)}; '' fits all)",
+    )
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """``--freeze``'s value: comma-separated weight names, checked against the core's table."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    known = {name for name, _, _, _ in _core.default_params()}
+    for name in names:
+        if name not in known:
+            raise argparse.ArgumentTypeError(f"unknown weight {quote(name)}")
+    return names
 
 
 def _is_data_file(path: str) -> bool:
@@ -616,13 +654,14 @@ def main(args: argparse.Namespace) -> int:
             validation=args.validation,
             seed=args.seed,
             theta=None,
+            frozen=args.freeze,
             progress=lambda e, t, v: print(f"  epoch {e}: train {t:.6f} validation {v:.6f}", file=sys.stderr),
         )
         weights = result.weights()
     assert result is not None and weights is not None
     (out / "weights.json").write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
     np = _numpy()
-    defaults = {name: value for name, value, _, _ in _core.Engine(1).params()}
+    defaults = {name: value for name, value, _, _ in _core.default_params()}
     result.theta0 = np.array([defaults[n] for n in result.names], dtype=np.float64)  # against the defaults
     (out / "moved.md").write_text(moved_table(result) + "\n", encoding="utf-8")
     plot_losses(result, out / "loss.png")

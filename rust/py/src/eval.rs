@@ -34,6 +34,16 @@ pub fn eval_params(params: Option<Vec<(String, i32)>>) -> PyResult<EvalParams> {
     Ok(eval)
 }
 
+/// Every evaluation weight at its default as `(name, value, min, max)`, in table order: what a new
+/// `Engine().params()` returns, without building an engine (and its table) to ask.
+///
+/// >>> camelpy._core.default_params() == camelpy._core.Engine().params()
+/// True
+#[pyfunction]
+pub fn default_params() -> Vec<(&'static str, i32, i32, i32)> {
+    EvalParams::DEFAULT.values().map(|(info, value)| (info.name, value, info.min, info.max)).collect()
+}
+
 /// Linearizes every item (made a position by `position`; `None` leaves a zero row) on `workers`
 /// threads with the GIL released; Ctrl-C stops it and raises. Returns the values and gradient rows.
 fn linearize_all<T: Sync>(

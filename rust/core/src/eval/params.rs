@@ -145,99 +145,99 @@ macro_rules! eval_params {
 eval_params! {
     pairs {
         /// A pawn's worth: the unit every other weight is measured against; more in the endgame, where it may queen.
-        pawn_value: (90, 125), [0, 500];
+        pawn_value: (78, 112), [0, 500];
         /// A knight's worth: a short-range piece, a little weaker in open endgames.
-        knight_value: (330, 310), [0, 1500];
+        knight_value: (329, 321), [0, 1500];
         /// A bishop's worth: slightly above a knight, more so in open endgames.
-        bishop_value: (345, 335), [0, 1500];
+        bishop_value: (344, 358), [0, 1500];
         /// A rook's worth: gains in the endgame as files and ranks open up.
-        rook_value: (480, 550), [0, 2500];
+        rook_value: (462, 625), [0, 2500];
         /// A queen's worth: about two rooks' firepower in one piece.
-        queen_value: (980, 1040), [0, 4000];
+        queen_value: (1095, 1082), [0, 4000];
         /// Per rank a pawn has advanced from its start: advanced pawns gain space and come closer to queening.
-        pawn_advance: (3, 10), [-50, 100];
+        pawn_advance: (3, 6), [-50, 100];
         /// A pawn on one of the four centre squares (d4, e4, d5, e5) controls the squares pieces want.
-        pawn_center: (16, 0), [-50, 100];
+        pawn_center: (23, -6), [-50, 100];
         /// Per step of centrality (0 in a corner, 6 in the centre): a knight's reach shrinks near the edge.
-        knight_center: (9, 7), [-50, 50];
+        knight_center: (9, 11), [-50, 50];
         /// Per step of centrality: central bishops see both wings.
-        bishop_center: (4, 4), [-50, 50];
+        bishop_center: (5, 5), [-50, 50];
         /// Per file step towards the d/e-files: central rooks reach either wing faster.
-        rook_file_center: (3, 0), [-50, 50];
+        rook_file_center: (8, -2), [-50, 50];
         /// Per step of centrality: a central queen is flexible; early sorties are left to mobility.
-        queen_center: (2, 5), [-50, 50];
+        queen_center: (0, 9), [-50, 50];
         /// Per step of centrality: the king hides in a corner while queens are on and leads in the endgame.
-        king_center: (-6, 12), [-50, 50];
+        king_center: (-9, 6), [-50, 50];
         /// Per rank the king has left its back rank: a walk forward in the middlegame exposes it.
-        king_advance: (-14, 0), [-100, 50];
+        king_advance: (-7, 9), [-100, 50];
         /// Per square a knight can go to that is not ours and not hit by an enemy pawn.
-        knight_mobility: (5, 5), [-20, 50];
+        knight_mobility: (6, 5), [-20, 50];
         /// Per safe square a bishop attacks: a bishop blocked by pawns is a poor piece.
-        bishop_mobility: (5, 6), [-20, 50];
+        bishop_mobility: (5, 7), [-20, 50];
         /// Per safe square a rook attacks: rooks need open lines, mostly in the endgame.
-        rook_mobility: (3, 5), [-20, 50];
+        rook_mobility: (4, 6), [-20, 50];
         /// Per safe square a queen attacks: small, as a queen nearly always has squares.
-        queen_mobility: (2, 3), [-20, 50];
+        queen_mobility: (3, 4), [-20, 50];
         /// A passed pawn on its 2nd rank: still far from promotion.
-        passed_rank2: (4, 10), [-100, 500];
+        passed_rank2: (18, 21), [-100, 500];
         /// A passed pawn on its 3rd rank.
-        passed_rank3: (6, 16), [-100, 500];
+        passed_rank3: (9, 7), [-100, 500];
         /// A passed pawn on its 4th rank.
-        passed_rank4: (12, 30), [-100, 500];
+        passed_rank4: (12, 26), [-100, 500];
         /// A passed pawn on its 5th rank: a real threat that ties down pieces.
-        passed_rank5: (25, 55), [-100, 500];
+        passed_rank5: (25, 51), [-100, 500];
         /// A passed pawn on its 6th rank: two steps from queening.
-        passed_rank6: (45, 95), [-100, 500];
+        passed_rank6: (70, 102), [-100, 500];
         /// A passed pawn on its 7th rank: one step from queening.
-        passed_rank7: (70, 150), [-100, 500];
+        passed_rank7: (151, 154), [-100, 500];
         /// Per rank advanced, for a passed pawn whose path to promotion holds no piece at all.
-        passed_free_path: (2, 8), [-50, 100];
+        passed_free_path: (-1, 10), [-50, 100];
         /// A pawn with no friendly pawn on a neighbouring file can never be defended by a pawn.
-        isolated_pawn: (-10, -12), [-100, 50];
+        isolated_pawn: (-10, -16), [-100, 50];
         /// Each pawn with a friendly pawn in front of it on its file: the front one blocks it.
-        doubled_pawn: (-8, -20), [-100, 50];
+        doubled_pawn: (-4, -5), [-100, 50];
         /// A pawn that no friendly pawn can support and whose advance square an enemy pawn guards.
-        backward_pawn: (-8, -10), [-100, 50];
+        backward_pawn: (-10, -12), [-100, 50];
         /// A pawn with a friendly pawn beside it on the same rank: the pair controls a wall of squares.
         phalanx_pawn: (6, 8), [-50, 100];
         /// A pawn defended by a friendly pawn: it cannot be won by a piece attack alone.
-        supported_pawn: (8, 6), [-50, 100];
+        supported_pawn: (12, 9), [-50, 100];
         /// A rook on a file with no pawns: it reaches the enemy camp.
-        rook_open_file: (30, 10), [-50, 150];
+        rook_open_file: (43, 0), [-50, 150];
         /// A rook on a file without our pawns but with an enemy pawn: it presses on that pawn.
-        rook_semi_open_file: (12, 8), [-50, 150];
+        rook_semi_open_file: (14, 19), [-50, 150];
         /// A rook on the 7th rank with enemy pawns there or the enemy king on the 8th: it eats pawns and boxes the king in.
-        rook_seventh: (15, 30), [-50, 150];
+        rook_seventh: (28, 24), [-50, 150];
         /// Both bishops: together they cover both square colours, which no other pair of minors does.
-        bishop_pair: (30, 50), [-50, 200];
+        bishop_pair: (29, 62), [-50, 200];
         /// The side to move gets this: it is a tempo ahead of a static count.
-        tempo: (20, 8), [-50, 100];
+        tempo: (12, 5), [-50, 100];
     }
     scalars {
         /// Endgame, per square of distance (times the pawn's rank) from the enemy king to a passed pawn's advance square.
-        passed_enemy_king_distance: 2, [-20, 50];
+        passed_enemy_king_distance: 7, [-20, 50];
         /// Endgame, per square of distance (times the pawn's rank) from our king to a passed pawn's advance square, subtracted.
-        passed_own_king_distance: 1, [-20, 50];
+        passed_own_king_distance: 4, [-20, 50];
         /// Middlegame, per own pawn directly in front of the king on its file or a neighbouring one.
-        king_shield_close: 12, [-50, 100];
+        king_shield_close: 11, [-50, 100];
         /// Middlegame, per own pawn two ranks in front of the king on its file or a neighbouring one.
-        king_shield_far: 6, [-50, 100];
+        king_shield_far: 1, [-50, 100];
         /// Middlegame, per file next to the king with no own pawn in front of it: an open line to the king.
-        king_shield_missing: -12, [-100, 50];
+        king_shield_missing: -17, [-100, 50];
         /// Attack units a knight adds when it hits the enemy king's zone.
-        king_attack_knight: 20, [0, 200];
+        king_attack_knight: 11, [0, 200];
         /// Attack units a bishop adds when it hits the enemy king's zone.
-        king_attack_bishop: 20, [0, 200];
+        king_attack_bishop: 11, [0, 200];
         /// Attack units a rook adds when it hits the enemy king's zone.
-        king_attack_rook: 40, [0, 200];
+        king_attack_rook: 13, [0, 200];
         /// Attack units a queen adds when it hits the enemy king's zone.
-        king_attack_queen: 80, [0, 400];
+        king_attack_queen: 29, [0, 400];
         /// Attack units per king-zone square hit, counted once per attacking piece.
         king_attack_square: 8, [0, 100];
         /// Fewer pieces than this on the king zone is not an attack: one piece alone rarely mates.
         king_attack_min_attackers: 2, [1, 5];
         /// The middlegame penalty is units squared over this: danger grows faster than the number of attackers.
-        king_danger_divisor: 128, [16, 4096];
+        king_danger_divisor: 52, [16, 4096];
         /// The largest king-danger penalty, so a pile of attackers cannot outweigh a queen.
         king_danger_cap: 600, [0, 2000];
         /// Endgame-material lead (pawns included) from which the mop-up term drives a king that has no pawns left.
@@ -247,11 +247,11 @@ eval_params! {
         /// Per step the winning king is closer to the losing one (7 minus their distance): the king helps mate.
         mopup_proximity: 4, [0, 100];
         /// Scale (of 64) for opposite-coloured bishops and pawns only, before the per-pawn part: often a draw.
-        scale_ocb_base: 16, [0, 64];
+        scale_ocb_base: 6, [0, 64];
         /// Scale (of 64) added per pawn of the stronger side with opposite-coloured bishops: more pawns, more winning chances.
-        scale_ocb_per_pawn: 6, [0, 64];
+        scale_ocb_per_pawn: 8, [0, 64];
         /// Scale (of 64) when the stronger side has no pawns and is at most a minor piece up: rarely winnable.
-        scale_minor_up: 8, [0, 64];
+        scale_minor_up: 7, [0, 64];
     }
 }
 
