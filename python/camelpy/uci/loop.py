@@ -109,6 +109,18 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
     return options
 
 
+class _Output:
+    """Writes whole lines, one at a time, from any thread."""
+
+    def __init__(self, write: Callable[[str], object]) -> None:
+        self._write = write
+        self._lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        with self._lock:
+            self._write(line)
+
+
 class UciEngine:
     """The UCI protocol over a :class:`camelpy._core.Engine`.
 
@@ -134,14 +146,16 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     """
 
     def __init__(self, write: Callable[[str], object]) -> None:
-        self._write = write
-        self._out_lock = threading.Lock()
+        self._output = _Output(write)
         self._engine = _core.Engine(_core.DEFAULT_HASH_MB, 1)
         params = self._engine.params()
         self._param_names = {name for name, *_ in params}
         self._options = OptionTable(_default_options(params))
         self._state = UciPosition()
-        self._session = SearchSession(self._engine, self._options, self.send)
+        # The session gets the output, not a bound method of this object: no reference cycle, so a
+        # finished loop (and its table) is freed as soon as the last reference goes, not at the next
+        # garbage collection, which knows nothing of the table's size.
+        self._session = SearchSession(self._engine, self._options, self._output)
         """The search side: ``go``, ``stop``, ``ponderhit``, the worker thread and the opening book."""
         self._pending: list[tuple[str, str | None] | None] = []
         """Commands deferred during a search: ``(option name, value text)``, or ``None`` for ucinewgame."""
@@ -155,8 +169,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 
     def send(self, line: str) -> None:
         """Writes one line (thread-safe)."""
-        with self._out_lock:
-            self._write(line)
+        self._output(line)
 
     def info(self, text: str) -> None:
         """Sends ``info string <text>``."""
