@@ -28,7 +28,26 @@ SLACK_S = 300
 """Time allowed beyond the fuzzing itself: start-up, loading the corpus, final merge."""
 
 
-def _check_run(result: subprocess.CompletedProcess[str], artifacts: Path, what: str) -> None:
+def _fuzz(
+    command: list[str], seeds: Path, tmp_path: Path, what: str, separator: tuple[str, ...] = ()
+) -> None:
+    """Runs a libFuzzer *command* for ``SMOKE_SECONDS`` from the committed *seeds* (its arguments: the
+    corpora, then *separator*, then libFuzzer's options), new inputs and artefacts under *tmp_path*;
+    fails on a non-zero exit, any artefact, or missing final statistics."""
+    assert any(seeds.iterdir()), f"no committed seeds in {seeds}"
+    corpus = tmp_path / "corpus"
+    artifacts = tmp_path / "artifacts"
+    corpus.mkdir()
+    artifacts.mkdir()
+    options = [f"-max_total_time={SMOKE_SECONDS}", f"-artifact_prefix={artifacts}/", "-print_final_stats=1"]
+    result = subprocess.run(
+        [*command, str(corpus), str(seeds), *separator, *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=SMOKE_SECONDS + SLACK_S,
+    )
     output = result.stdout + result.stderr
     found = sorted(p.name for p in artifacts.iterdir())
     assert result.returncode == 0 and not found, (
@@ -61,45 +80,14 @@ def cargo_fuzz_built() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("target", CARGO_TARGETS)
 def test_cargo_fuzz_target_smoke(target: str, tmp_path: Path, cargo_fuzz_built: None) -> None:
-    corpus = tmp_path / "corpus"
-    artifacts = tmp_path / "artifacts"
-    corpus.mkdir()
-    artifacts.mkdir()
-    seeds = FUZZ_DIR / "corpus" / target
-    assert any(seeds.iterdir()), f"no committed seeds in {seeds}"
-    result = subprocess.run(
-        [
-            "cargo", "+nightly", "fuzz", "run", "--fuzz-dir", str(FUZZ_DIR), "-a", target,
-            str(corpus), str(seeds), "--",
-            f"-max_total_time={SMOKE_SECONDS}", f"-artifact_prefix={artifacts}/", "-print_final_stats=1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        errors="replace",
-        timeout=SMOKE_SECONDS + SLACK_S,
-    )  # fmt: skip
-    _check_run(result, artifacts, f"cargo fuzz target {target!r}")
+    command = ["cargo", "+nightly", "fuzz", "run", "--fuzz-dir", str(FUZZ_DIR), "-a", target]
+    # cargo fuzz hands what follows "--" to libFuzzer.
+    _fuzz(command, FUZZ_DIR / "corpus" / target, tmp_path, f"cargo fuzz target {target!r}", ("--",))
 
 
 @pytest.mark.slow
 def test_atheris_api_fuzzer_smoke(tmp_path: Path) -> None:
     if importlib.util.find_spec("atheris") is None:
         pytest.fail(f"atheris is not installed for {sys.executable}: pip install -e '.[fuzz]'")
-    corpus = tmp_path / "corpus"
-    artifacts = tmp_path / "artifacts"
-    corpus.mkdir()
-    artifacts.mkdir()
-    result = subprocess.run(
-        [
-            sys.executable, str(ATHERIS_SCRIPT), f"-max_total_time={SMOKE_SECONDS}", "-timeout=30",
-            f"-artifact_prefix={artifacts}/", "-print_final_stats=1",
-            str(corpus), str(ATHERIS_SCRIPT.parent / "corpus"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        errors="replace",
-        timeout=SMOKE_SECONDS + SLACK_S,
-    )  # fmt: skip
-    _check_run(result, artifacts, "atheris fuzzer tests/fuzz/fuzz_api.py")
+    command = [sys.executable, str(ATHERIS_SCRIPT), "-timeout=30"]
+    _fuzz(command, ATHERIS_SCRIPT.parent / "corpus", tmp_path, "atheris fuzzer tests/fuzz/fuzz_api.py")
