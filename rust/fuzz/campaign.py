@@ -17,8 +17,11 @@ but never written), crash inputs in ``<state>/artifacts/<target>/``, and the tai
 in ``<state>/logs/``. Each slice appends one line to ``<state>/log.tsv``: target, start (UTC), seconds,
 executions (libFuzzer's ``stat::number_of_executed_units``), crashes (new crash/timeout/oom files), exit
 code, the new artefacts, for ``api`` the tally of known defects met, the seconds the slice spent
-stopped by a signal (not counted in ``seconds``), and a note (a timeout right after such a stop is
-flagged as probably false: libFuzzer times inputs by the wall clock).
+stopped by a signal (not counted in ``seconds``), a note (a timeout right after such a stop is
+flagged as probably false: libFuzzer times inputs by the wall clock), and the CPU seconds the fuzzer
+used (user + system). A target's time towards ``--goal-hours`` is its CPU seconds (its wall seconds
+for slices logged before that column existed), so a fuzzer that shared its core with other work is
+not credited for time it did not run.
 
 Shared machines: before each slice the campaign waits while ``<state>/PAUSE`` exists or while the
 1-minute load average (others' work, since the campaign is idle then) is at least ``--max-load``
@@ -41,6 +44,7 @@ import json
 import math
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -52,7 +56,7 @@ CARGO_TARGETS = ("fen", "moves", "eval_symmetry", "tt")
 ALL_TARGETS = (*CARGO_TARGETS, "api")
 LOG_COLUMNS = (
     "target", "start_utc", "seconds", "executions", "crashes", "rc",
-    "artifacts", "known", "stopped_s", "note",
+    "artifacts", "known", "stopped_s", "note", "cpu_s",
 )  # fmt: skip
 ARTIFACT_PREFIXES = ("crash-", "timeout-", "oom-", "leak-", "slow-unit-")
 INPUT_TIMEOUT_S = {"api": 30}
@@ -120,11 +124,16 @@ def append_log(state: Path, row: dict[str, object]) -> None:
 
 
 def totals(rows: list[dict[str, str]]) -> dict[str, dict[str, int]]:
+    """Per target: slices, wall ``seconds``, ``cpu`` seconds (wall where a row has no CPU column; what
+    counts towards the goal), executions and crashes."""
     out: dict[str, dict[str, int]] = {}
     for row in rows:
-        t = out.setdefault(row["target"], {"slices": 0, "seconds": 0, "executions": 0, "crashes": 0})
+        t = out.setdefault(
+            row["target"], {"slices": 0, "seconds": 0, "cpu": 0, "executions": 0, "crashes": 0}
+        )
         t["slices"] += 1
         t["seconds"] += int(row["seconds"] or 0)
+        t["cpu"] += int(row.get("cpu_s") or row["seconds"] or 0)
         t["executions"] += int(row["executions"] or 0)
         t["crashes"] += int(row["crashes"] or 0)
     return out
@@ -142,18 +151,21 @@ def known_totals(rows: list[dict[str, str]]) -> dict[str, int]:
 def summary(state: Path) -> str:
     rows = read_log(state)
     per = totals(rows)
-    lines = [f"{'target':<14} {'slices':>6} {'seconds':>8} {'hours':>6} {'executions':>13} {'crashes':>7}"]
-    all_ = {"slices": 0, "seconds": 0, "executions": 0, "crashes": 0}
+    lines = [
+        f"{'target':<14} {'slices':>6} {'seconds':>8} {'cpu_s':>8} {'cpu_h':>6} {'executions':>13} "
+        f"{'crashes':>7}"
+    ]
+    all_ = {"slices": 0, "seconds": 0, "cpu": 0, "executions": 0, "crashes": 0}
     for target in sorted(per, key=lambda t: ALL_TARGETS.index(t) if t in ALL_TARGETS else 99):
         t = per[target]
         for k in all_:
             all_[k] += t[k]
         lines.append(
-            f"{target:<14} {t['slices']:>6} {t['seconds']:>8} {t['seconds'] / 3600:>6.2f} "
+            f"{target:<14} {t['slices']:>6} {t['seconds']:>8} {t['cpu']:>8} {t['cpu'] / 3600:>6.2f} "
             f"{t['executions']:>13,} {t['crashes']:>7}"
         )
     lines.append(
-        f"{'total':<14} {all_['slices']:>6} {all_['seconds']:>8} {all_['seconds'] / 3600:>6.2f} "
+        f"{'total':<14} {all_['slices']:>6} {all_['seconds']:>8} {all_['cpu']:>8} {all_['cpu'] / 3600:>6.2f} "
         f"{all_['executions']:>13,} {all_['crashes']:>7}"
     )
     known = known_totals(rows)
@@ -252,6 +264,8 @@ def run_slice(target: str, state: Path, seconds: int, triple: str) -> dict[str, 
     log_path = logs / f"{target}-{start.replace(':', '')}.log"
     began = last = time.monotonic()
     stopped = 0.0
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_before = usage.ru_utime + usage.ru_stime
     with log_path.open("w", encoding="utf-8", errors="replace") as out:
         child = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
         rc = None
@@ -266,6 +280,8 @@ def run_slice(target: str, state: Path, seconds: int, triple: str) -> dict[str, 
                 child.kill()  # libFuzzer ignored -max_total_time
                 rc = child.wait()
     elapsed = time.monotonic() - began
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the fuzzer, reaped above
+    cpu = usage.ru_utime + usage.ru_stime - cpu_before
     output = log_path.read_text(encoding="utf-8", errors="replace")
     log_path.write_text("\n".join(output.splitlines()[-300:]) + "\n", encoding="utf-8")
     new = sorted(artefact_files(state, target) - before)
@@ -292,6 +308,7 @@ def run_slice(target: str, state: Path, seconds: int, triple: str) -> dict[str, 
         "known": known,
         "stopped_s": int(round(stopped)),
         "note": note,
+        "cpu_s": int(round(cpu)),
     }
 
 
@@ -364,7 +381,7 @@ def run(args: argparse.Namespace) -> int:
             print("campaign: STOP file found, ending", file=sys.stderr)
             return 0
         per = totals(read_log(state))
-        pending = [t for t in targets if goal_s <= 0 or per.get(t, {}).get("seconds", 0) < goal_s]
+        pending = [t for t in targets if goal_s <= 0 or per.get(t, {}).get("cpu", 0) < goal_s]
         if not pending:
             print("campaign: every target reached its goal", file=sys.stderr)
             print(summary(state))
@@ -373,14 +390,14 @@ def run(args: argparse.Namespace) -> int:
             return 0
         rounds += 1
         # Least-fuzzed first, so a restarted campaign evens out the time.
-        pending.sort(key=lambda t: (per.get(t, {}).get("seconds", 0), targets.index(t)))
+        pending.sort(key=lambda t: (per.get(t, {}).get("cpu", 0), targets.index(t)))
         if any(t in CARGO_TARGETS for t in pending) and not build(state):
             time.sleep(300)
             continue
         for target in pending:
             if not wait_until_quiet(state, args.max_load, last_slice_end):
                 break
-            left = goal_s - totals(read_log(state)).get(target, {}).get("seconds", 0)
+            left = goal_s - totals(read_log(state)).get(target, {}).get("cpu", 0)
             seconds = slice_s if goal_s <= 0 else max(60, min(slice_s, left))
             print(f"campaign: {now_utc()} {target} for {seconds} s", file=sys.stderr, flush=True)
             row = run_slice(target, state, seconds, triple)
