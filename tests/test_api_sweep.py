@@ -73,6 +73,10 @@ def _set_param(value: Any) -> object:
     return engine._native.set_param(name, value)
 
 
+def _set_search_param(value: Any) -> object:
+    return camelpy.Engine(hash_mb=1).set_search_param("lmr_history_divisor", value)
+
+
 # (call name, the call, the value's name, the value, what must happen)
 ROWS: list[tuple[str, Call, str, Any, object]] = []
 
@@ -127,6 +131,22 @@ _rows("analyse_many(threads=)", _analyse_many("threads"), _int(none=OK))
 _rows("analyse_many(hash_mb=)", _analyse_many("hash_mb"), _int(none=OK))
 _rows("Position.is_repetition(count)", lambda v: camelpy.Position().is_repetition(v), _int(zero=OK, none=OK))
 _rows("Engine._native.set_param(name, v)", _set_param, _int(zero=OK))
+_rows("Engine.set_search_param(name, v)", _set_search_param, _int(zero=OK))
+_rows(
+    "Engine.set_search_param(v, 1)",
+    lambda v: camelpy.Engine(hash_mb=1).set_search_param(v, 1),
+    {
+        "huge": TypeError,
+        "negative": TypeError,
+        "zero": TypeError,
+        "nan": TypeError,
+        "float": TypeError,
+        "string": ValueError,
+        "empty": ValueError,
+        "bool": TypeError,
+        "none": TypeError,
+    },
+)
 _rows(
     "play(Limit(white_clock=))",
     _play_clock,

@@ -72,6 +72,20 @@ def test_engine_method_uses_the_engines_weights() -> None:
     assert _key(changed) != _key(default)  # type: ignore[arg-type]
 
 
+def test_engine_method_uses_the_engines_search_settings() -> None:
+    engine = camelpy.Engine()
+    fen = OPENINGS[3]
+    default = engine.analyse_many([fen], chess.engine.Limit(depth=6))[0]
+    engine.set_search_param("improving", 1)
+    changed = engine.analyse_many([fen], chess.engine.Limit(depth=6))[0]
+    expected = camelpy.Engine(hash_mb=BATCH_HASH_MB)
+    expected.set_search_param("improving", 1)
+    assert _key(changed) == _key(expected.search(fen, depth=6))  # type: ignore[arg-type]
+    assert changed.nodes != default.nodes  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="unknown search parameter 'nope'"):
+        analyse_many([fen], chess.engine.Limit(depth=1), search_params=[("nope", 1)])
+
+
 def test_time_and_depth_limits() -> None:
     results = analyse_many(OPENINGS[:4], chess.engine.Limit(time=0.02), threads=2)
     assert all(isinstance(r, camelpy.SearchResult) and r.depth >= 1 for r in results)

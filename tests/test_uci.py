@@ -183,7 +183,7 @@ def test_every_option_is_declared_with_a_valid_default() -> None:
         assert name in names
     for name in ("UCI_ShowWDL", "SyzygyPath", "OwnBook", "BookFile", "BookSeed"):
         assert name in names
-    params = _core.Engine().params()
+    params = _core.Engine().params() + _core.Engine().search_params()
     assert len(options) == 13 + len(params)
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
@@ -234,6 +234,26 @@ def test_evaluation_parameters_change_the_evaluation() -> None:
     assert session.run(f"setoption name Pawn_Value_MG value {min(hi, value + 100)}") == []
     after = session.run("eval")
     assert before != after
+
+
+def test_search_settings_are_spin_options_that_change_the_search() -> None:
+    session = InProcess()
+    declared = session.run("uci")
+    for name, value, lo, hi in _core.default_search_params():
+        assert f"option name {name} type spin default {value} min {lo} max {hi}" in declared
+
+    def nodes(out: list[str]) -> int:
+        last = [line for line in out if line.startswith("info depth 7")][-1]
+        return int(re.findall(r" nodes (\d+)", last)[0])
+
+    session.run("position fen " + KIWIPETE)
+    before = nodes(session.run("go depth 7"))
+    assert session.run("ucinewgame", "setoption name Improving value 1") == []
+    after = nodes(session.run("go depth 7"))
+    assert session.run("ucinewgame", "setoption name improving value 0") == []
+    assert nodes(session.run("go depth 7")) == before != after
+    bad = session.run("setoption name improving value 2")
+    assert len(bad) == 1 and bad[0].startswith("info string") and "'improving'" in bad[0]
 
 
 def test_syzygy_path_is_accepted_with_a_notice() -> None:

@@ -77,6 +77,7 @@ def analyse_many(
     progress: bool | ProgressCallback = False,
     hash_mb: int = BATCH_HASH_MB,
     params: list[tuple[str, int]] | None = None,
+    search_params: list[tuple[str, int]] | None = None,
 ) -> list[BatchResult]:
     """Searches every FEN or :class:`chess.Board` independently within *limit* (a
     ``chess.engine.Limit`` with ``depth``, ``nodes``, ``time`` and/or ``mate``; ``time`` bounds each
@@ -86,8 +87,8 @@ def analyse_many(
     (:exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError`, :exc:`TypeError`), so check
     ``isinstance(r, Exception)``. *progress* is ``True`` for a tqdm bar (``pip install
     'camelpy[progress]'``) or a function called with ``(done, total)`` at most every 0.1 s. *params*
-    are evaluation weights as ``(name, value)`` (see :meth:`camelpy.Engine.analyse_many`, which passes
-    the engine's).
+    are evaluation weights and *search_params* run-time search settings, each as ``(name, value)`` (see
+    :meth:`camelpy.Engine.analyse_many`, which passes the engine's).
 
     >>> import chess, chess.engine
     >>> boards = [chess.Board(), chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")]
@@ -96,7 +97,7 @@ def analyse_many(
 
     :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, a limit below 1, a
         thread count outside 1 … ``camelpy.MAX_THREADS``, tables that together exceed the machine's
-        memory, or a bad weight; :exc:`MemoryError` if the system refuses the tables;
+        memory, or a bad weight or setting; :exc:`MemoryError` if the system refuses the tables;
         :exc:`KeyboardInterrupt` on Ctrl-C (the batch stops).
     """
     if not isinstance(limit, chess.engine.Limit):
@@ -128,6 +129,7 @@ def analyse_many(
             threads=threads,
             hash_mb=hash_mb,
             params=params,
+            search_params=search_params,
             progress=callback,
         )
     finally:

@@ -313,6 +313,32 @@ class Engine:
         """
         apply_params(self._native, values)
 
+    def search_params(self) -> dict[str, int]:
+        """Every run-time search setting by name (the UCI spin options of the same names set them too).
+        A candidate change to the search enters at a default that leaves the search as it was, is
+        tested by an SPRT with the same build, and becomes the default once it passes
+        (``docs/strength.md``).
+
+        >>> import camelpy
+        >>> camelpy.Engine().search_params()["cont_hist"]
+        0
+        """
+        return {name: value for name, value, _, _ in self._native.search_params()}
+
+    def set_search_param(self, name: str, value: int) -> None:
+        """Sets one run-time search setting for the following searches (waits for a running search).
+
+        >>> import camelpy
+        >>> engine = camelpy.Engine()
+        >>> engine.set_search_param("cont_hist", 1)
+        >>> engine.search_params()["cont_hist"]
+        1
+
+        :raises: :exc:`ValueError` for an unknown name or a value outside the setting's range (the
+            message names both), :exc:`TypeError` for a value that is not an integer.
+        """
+        self._native.set_search_param(name, value)
+
     def analyse_many(
         self,
         boards_or_fens: list[BoardOrFen],
@@ -322,8 +348,9 @@ class Engine:
         progress: bool | ProgressCallback = False,
     ) -> list[BatchResult]:
         """Searches many positions independently, *threads* at a time (default: one per CPU), with
-        this engine's evaluation weights, and returns one :class:`SearchResult` per item in input
-        order; a bad FEN or board gives its exception in its place instead of aborting the batch.
+        this engine's evaluation weights and search settings, and returns one :class:`SearchResult`
+        per item in input order; a bad FEN or board gives its exception in its place instead of
+        aborting the batch.
         (Any iterable of items works.) *progress* is ``True`` for a tqdm bar or a ``(done, total)``
         callable. Each worker uses its own small table, cleared per position, so depth and node limits
         give deterministic results; see :mod:`camelpy.batch`.
@@ -337,8 +364,14 @@ class Engine:
         :raises: :exc:`ValueError` for a limit with no depth, nodes, time or mate, a bad limit, or a
             thread count outside 1 … ``camelpy.MAX_THREADS``.
         """
-        params = list(self.params().items())
-        return analyse_many(boards_or_fens, limit, threads=threads, progress=progress, params=params)
+        return analyse_many(
+            boards_or_fens,
+            limit,
+            threads=threads,
+            progress=progress,
+            params=list(self.params().items()),
+            search_params=list(self.search_params().items()),
+        )
 
 
 def bench(depth: int | None = None) -> tuple[int, int]:

@@ -87,6 +87,7 @@ class LineSource(Protocol):
 
 
 def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
+    """The fixed options, then a spin option per evaluation weight and search setting (*params*)."""
     options = [
         Option.spin("Hash", _core.DEFAULT_HASH_MB, 1, MAX_HASH_MB),
         Option.spin("Threads", 1, 1, MAX_THREADS),
@@ -149,8 +150,10 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         self._output = _Output(write)
         self._engine = _core.Engine(_core.DEFAULT_HASH_MB, 1)
         params = self._engine.params()
+        search_params = self._engine.search_params()
         self._param_names = {name for name, *_ in params}
-        self._options = OptionTable(_default_options(params))
+        self._search_param_names = {name for name, *_ in search_params}
+        self._options = OptionTable(_default_options(params + search_params))
         self._state = UciPosition()
         # The session gets the output, not a bound method of this object: no reference cycle, so a
         # finished loop (and its table) is freed as soon as the last reference goes, not at the next
@@ -325,6 +328,9 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         elif name in self._param_names:
             assert isinstance(value, int)
             self._engine.set_param(name, value)
+        elif name in self._search_param_names:
+            assert isinstance(value, int)
+            self._engine.set_search_param(name, value)
 
     def _defer(self, setting: tuple[str, str | None] | None) -> None:
         what = "ucinewgame" if setting is None else f"setoption {quote(setting[0])}"

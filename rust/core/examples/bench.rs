@@ -1,12 +1,34 @@
-//! `cargo run --release --example bench [depth]`: the search signature and speed, Stockfish-style.
+//! `cargo run --release --example bench [depth] [name=value ...]`: the search signature and speed,
+//! Stockfish-style; `name=value` sets a run-time search parameter (`SearchParams`) first, so a
+//! candidate's signature can be read before its default changes.
 
 use std::sync::atomic::AtomicBool;
 
-use camelpy_core::bench::{bench, BENCH_DEPTH};
+use camelpy_core::{
+    bench::{bench_with, BENCH_DEPTH},
+    search::params::SearchParams,
+};
 
 fn main() {
-    let depth = std::env::args().nth(1).and_then(|d| d.parse().ok()).unwrap_or(BENCH_DEPTH);
-    let result = match bench(depth, &AtomicBool::new(false)) {
+    let mut depth = BENCH_DEPTH;
+    let mut params = SearchParams::DEFAULT;
+    for arg in std::env::args().skip(1) {
+        let set = match arg.split_once('=') {
+            Some((name, value)) => match value.parse::<i32>() {
+                Ok(value) => params.set(name, value).map_err(|e| e.describe("search")),
+                Err(_) => Err(format!("expected an integer value in '{arg}'")),
+            },
+            None => arg
+                .parse()
+                .map(|d| depth = d)
+                .map_err(|_| format!("expected a depth or name=value, got '{arg}'")),
+        };
+        if let Err(message) = set {
+            eprintln!("bench: {message}");
+            std::process::exit(2);
+        }
+    }
+    let result = match bench_with(depth, &params, &AtomicBool::new(false)) {
         Ok(result) => result,
         Err(e) => {
             eprintln!("bench: {e}");

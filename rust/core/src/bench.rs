@@ -10,7 +10,7 @@ use std::{sync::atomic::AtomicBool, time::Instant};
 use crate::{
     error::AllocError,
     eval::EvalParams,
-    search::{limits::SearchLimits, search, SearchState},
+    search::{limits::SearchLimits, params::SearchParams, search, SearchState},
     tt::TranspositionTable,
     Position,
 };
@@ -88,6 +88,11 @@ impl BenchResult {
 /// histories each time; an [`AllocError`] if the table cannot be allocated. Raising `stop` cuts the
 /// run short (the counts are then partial).
 pub fn bench(depth: i32, stop: &AtomicBool) -> Result<BenchResult, AllocError> {
+    bench_with(depth, &SearchParams::DEFAULT, stop)
+}
+
+/// [`bench`] with other run-time search settings: a candidate's signature before its defaults change.
+pub fn bench_with(depth: i32, params: &SearchParams, stop: &AtomicBool) -> Result<BenchResult, AllocError> {
     let start = Instant::now();
     let eval = EvalParams::DEFAULT;
     let mut tt = TranspositionTable::new(BENCH_HASH_MB)?;
@@ -96,7 +101,7 @@ pub fn bench(depth: i32, stop: &AtomicBool) -> Result<BenchResult, AllocError> {
         let mut pos = Position::from_fen(fen, false).expect("bench positions are valid");
         tt.clear();
         let mut state = SearchState::new();
-        let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+        let limits = SearchLimits { depth: Some(depth), params: *params, ..SearchLimits::default() };
         let result = search(&mut pos, &limits, &tt, &eval, &mut state, stop, |_| {});
         nodes += result.info.nodes;
     }

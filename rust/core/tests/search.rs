@@ -7,11 +7,12 @@ use std::{
 };
 
 use camelpy_core::{
-    bench::{bench, BENCH_DEPTH},
+    bench::{bench, bench_with, BENCH_DEPTH},
     eval::EvalParams,
     search::{
         info::{Report, SearchResult},
         limits::SearchLimits,
+        params::SearchParams,
         search, SearchState,
     },
     tt::TranspositionTable,
@@ -94,6 +95,71 @@ fn converts_the_basic_mates() {
             pos.fen()
         );
     }
+}
+
+/// Every run-time search setting away from its default (one at a time, then all together) still
+/// finds the mates, plays only legal moves through a short self-play game, is deterministic, and
+/// changes the bench only through `bench_with`.
+#[test]
+fn every_search_setting_searches_soundly() {
+    let mut variants: Vec<(String, SearchParams)> = SearchParams::all()
+        .iter()
+        .map(|p| {
+            let mut params = SearchParams::DEFAULT;
+            let on = if p.max == 1 { 1 } else { (p.max / 2).max(p.default + 1) };
+            params.set(p.name, on).unwrap();
+            (format!("{}={on}", p.name), params)
+        })
+        .collect();
+    let mut all = SearchParams::DEFAULT;
+    for (_, params) in &variants {
+        for p in SearchParams::all() {
+            if params.get(p.name) != Some(p.default) {
+                all.set(p.name, params.get(p.name).unwrap()).unwrap();
+            }
+        }
+    }
+    variants.push(("all".into(), all));
+    for (name, params) in variants {
+        let with = |limits: SearchLimits| SearchLimits { params, ..limits };
+        let (r, _) = run("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", with(depth(6)));
+        assert_eq!(
+            (r.best_move.map(|m| m.to_uci(false)), r.info.score),
+            (Some("a1a6".into()), Score::Mate(2)),
+            "{name}"
+        );
+        let (r, _) = run("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", with(depth(4)));
+        assert_eq!(r.info.score, Score::Mate(1), "{name}");
+        // A short game against itself from Kiwipete: legal moves, the same nodes twice.
+        let play = || {
+            let mut pos = Position::from_fen(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            )
+            .unwrap();
+            let tt = TranspositionTable::new(4).expect("a small table");
+            let mut state = SearchState::new();
+            let stop = AtomicBool::new(false);
+            let mut nodes = 0;
+            for _ in 0..16 {
+                if pos.legal_moves().is_empty() {
+                    break;
+                }
+                let r =
+                    search(&mut pos, &with(depth(7)), &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {});
+                let mv = r.best_move.expect("a best move");
+                assert!(pos.legal_moves().contains(mv), "{name}: illegal {mv:?} in {}", pos.fen());
+                pos.play(mv);
+                nodes += r.info.nodes;
+            }
+            nodes
+        };
+        assert_eq!(play(), play(), "{name}: not deterministic");
+    }
+    assert_eq!(
+        bench_with(4, &SearchParams::DEFAULT, &AtomicBool::new(false)).unwrap().nodes,
+        bench(4, &AtomicBool::new(false)).unwrap().nodes
+    );
 }
 
 #[test]

@@ -48,6 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add_function(wrap_pyfunction!(threads::analyse_many, m)?)?;
     m.add_function(wrap_pyfunction!(eval::default_params, m)?)?;
+    m.add_function(wrap_pyfunction!(search::default_search_params, m)?)?;
     m.add_function(wrap_pyfunction!(eval::linearize, m)?)?;
     m.add_function(wrap_pyfunction!(eval::linearize_file, m)?)?;
     m.add_function(wrap_pyfunction!(data::datagen, m)?)?;

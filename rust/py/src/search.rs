@@ -12,7 +12,7 @@ use std::sync::{
 use camelpy_core::{
     bench::{bench as run_bench, BENCH_DEPTH},
     eval::{evaluate, trace, EvalParams},
-    search::{limits::SearchLimits, SearchState},
+    search::{limits::SearchLimits, params::SearchParams, SearchState},
     threads::search_smp,
     tt::TranspositionTable,
     Position,
@@ -39,6 +39,7 @@ struct Core {
     /// thread's move-ordering memory carries over; resized to the thread count at each search.
     states: Vec<SearchState>,
     eval: EvalParams,
+    search: SearchParams,
 }
 
 /// The native engine: a transposition table and search state reused across searches.
@@ -102,6 +103,7 @@ impl PyEngine {
                 hash_mb,
                 states: vec![SearchState::new()],
                 eval: EvalParams::DEFAULT,
+                search: SearchParams::DEFAULT,
             }),
             stop: AtomicBool::new(false),
             threads: AtomicUsize::new(threads),
@@ -188,6 +190,7 @@ impl PyEngine {
                 let mut guard = self.core.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 let core = &mut *guard;
                 core.states.resize_with(threads, SearchState::new);
+                let limits = SearchLimits { params: core.search, ..limits };
                 // The main search thread alone reports; each report waits for the callback.
                 search_smp(&mut pos, &limits, &core.tt, &core.eval, &mut core.states, &self.stop, |report| {
                     if reports {
@@ -243,6 +246,24 @@ impl PyEngine {
         self.eval_params(py).values().map(|(info, value)| (info.name, value, info.min, info.max)).collect()
     }
 
+    /// Every run-time search setting as `(name, value, min, max)`, in table order (the core's
+    /// `SearchParams`: candidate search changes, off at their defaults until they pass an SPRT).
+    ///
+    /// >>> name, value, low, high = camelpy._core.Engine().search_params()[0]
+    /// >>> low <= value <= high
+    /// True
+    fn search_params(&self, py: Python<'_>) -> Vec<(&'static str, i32, i32, i32)> {
+        let params = py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).search);
+        search_param_rows(&params)
+    }
+
+    /// Sets one run-time search setting for the following searches. Waits for a running search.
+    fn set_search_param(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let value = signed_int_arg(value, "value", i32::MIN.into(), i32::MAX.into())? as i32;
+        py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).search.set(name, value))
+            .map_err(|e| PyValueError::new_err(e.describe("search")))
+    }
+
     /// Sets one evaluation weight for the following searches. Waits for a running search.
     fn set_param(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         // The table's own range check (in the core) names the weight and its bounds; this only keeps
@@ -251,6 +272,31 @@ impl PyEngine {
         py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).eval.set(name, value))
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
+}
+
+/// `(name, value, min, max)` for every search setting of `params`.
+fn search_param_rows(params: &SearchParams) -> Vec<(&'static str, i32, i32, i32)> {
+    params.values().map(|(info, value)| (info.name, value, info.min, info.max)).collect()
+}
+
+/// Every run-time search setting at its default as `(name, value, min, max)`: what a new
+/// `Engine().search_params()` returns.
+///
+/// >>> camelpy._core.default_search_params() == camelpy._core.Engine().search_params()
+/// True
+#[pyfunction]
+pub fn default_search_params() -> Vec<(&'static str, i32, i32, i32)> {
+    search_param_rows(&SearchParams::DEFAULT)
+}
+
+/// The search settings `params` (`(name, value)` pairs) applied over the defaults, or `ValueError`
+/// naming a bad one.
+pub fn search_params(params: Option<Vec<(String, i32)>>) -> PyResult<SearchParams> {
+    let mut search = SearchParams::DEFAULT;
+    for (name, value) in params.unwrap_or_default() {
+        search.set(&name, value).map_err(|e| PyValueError::new_err(e.describe("search")))?;
+    }
+    Ok(search)
 }
 
 impl PyEngine {

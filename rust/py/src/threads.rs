@@ -7,7 +7,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use camelpy_core::threads::{search_many, BatchProgress};
+use camelpy_core::{
+    search::limits::SearchLimits,
+    threads::{search_many, BatchProgress},
+};
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
     prelude::*,
@@ -18,7 +21,7 @@ use crate::{
     eval::eval_params,
     info::PySearchOutcome,
     interrupt,
-    search::position,
+    search::{position, search_params as search_settings},
 };
 
 /// Least interval (ms) between two calls of a batch's progress callback, so that a fast batch does
@@ -30,7 +33,8 @@ const BATCH_PROGRESS_MS: u64 = 100;
 /// an item whose FEN or moves are bad, the exception object (never raised: one bad item does not abort
 /// the batch). Each worker has its own `hash_mb` table, cleared with the search state before every
 /// position, so depth- and node-limited results do not depend on the number of threads or the order
-/// of the work. `ms` bounds each search. `params` sets evaluation weights (as `Engine.set_param`);
+/// of the work. `ms` bounds each search. `params` sets evaluation weights (as `Engine.set_param`),
+/// `search_params` run-time search settings (as `Engine.set_search_param`);
 /// `progress(done, total)` is called from the calling thread at most every 100 ms and once at the
 /// end. Ctrl-C stops the batch and raises.
 ///
@@ -39,7 +43,7 @@ const BATCH_PROGRESS_MS: u64 = 100;
 /// >>> good.best_move is not None, type(bad).__name__
 /// (True, 'InvalidFenError')
 #[pyfunction]
-#[pyo3(signature = (items, *, depth=None, nodes=None, ms=None, mate=None, threads=None, hash_mb=None, params=None, progress=None))]
+#[pyo3(signature = (items, *, depth=None, nodes=None, ms=None, mate=None, threads=None, hash_mb=None, params=None, search_params=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyse_many(
     py: Python<'_>,
@@ -51,9 +55,11 @@ pub fn analyse_many(
     threads: Option<&Bound<'_, PyAny>>,
     hash_mb: Option<&Bound<'_, PyAny>>,
     params: Option<Vec<(String, i32)>>,
+    search_params: Option<Vec<(String, i32)>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let limits = search_limits(depth, nodes, mate)?;
+    let limits =
+        SearchLimits { params: search_settings(search_params)?, ..search_limits(depth, nodes, mate)? };
     let ms = opt_int_arg(ms, "ms", 1, u64::MAX)?;
     if limits.depth.is_none() && limits.nodes.is_none() && ms.is_none() && limits.mate.is_none() {
         return Err(PyValueError::new_err("analyse_many needs a depth, nodes, time or mate limit"));

@@ -22,7 +22,7 @@ mod trace;
 
 pub use linear::{blend_exact, evaluate_exact, linearize};
 pub use params::{EvalParams, ParamInfo, SetParamError};
-pub use pawns::PawnCache;
+pub use pawns::{pawn_hash, PawnCache};
 pub use score::TaperedScore;
 pub use trace::{trace, EvalTrace};
 

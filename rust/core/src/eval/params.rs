@@ -47,14 +47,21 @@ pub enum SetParamError {
     },
 }
 
-impl fmt::Display for SetParamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SetParamError {
+    /// The message, naming the table the parameter was looked for in (`"evaluation"`, `"search"`).
+    pub fn describe(&self, table: &str) -> String {
         match self {
-            SetParamError::Unknown(name) => write!(f, "unknown evaluation parameter '{name}'"),
+            SetParamError::Unknown(name) => format!("unknown {table} parameter '{name}'"),
             SetParamError::OutOfRange { name, value, min, max } => {
-                write!(f, "evaluation parameter {name} = {value} is outside [{min}, {max}]")
+                format!("{table} parameter {name} = {value} is outside [{min}, {max}]")
             }
         }
+    }
+}
+
+impl fmt::Display for SetParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe("evaluation"))
     }
 }
 

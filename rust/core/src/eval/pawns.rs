@@ -166,9 +166,15 @@ const HASH_WHITE: u64 = 0x9E37_79B9_7F4A_7C15;
 /// the colours of a structure lands elsewhere.
 const HASH_BLACK: u64 = 0xBB67_AE85_84CA_A73B;
 
-/// The slot for a pair of pawn bitboards: the top bits of a multiplicative hash.
+/// A multiplicative hash of a pair of pawn bitboards (white, black): the pawn cache's slot and the
+/// search's correction-history index. Its top bits are the best mixed.
+#[inline(always)]
+pub fn pawn_hash(white: u64, black: u64) -> u64 {
+    white.wrapping_mul(HASH_WHITE) ^ black.wrapping_mul(HASH_BLACK).rotate_left(32)
+}
+
+/// The slot for a pair of pawn bitboards: the top bits of [`pawn_hash`].
 #[inline(always)]
 fn pawn_index(white: u64, black: u64) -> usize {
-    let hash = white.wrapping_mul(HASH_WHITE) ^ black.wrapping_mul(HASH_BLACK).rotate_left(32);
-    (hash >> (64 - PAWN_CACHE_ENTRIES.trailing_zeros())) as usize
+    (pawn_hash(white, black) >> (64 - PAWN_CACHE_ENTRIES.trailing_zeros())) as usize
 }

@@ -1,12 +1,14 @@
-//! What bounds a search. The time budget is computed by the caller (Python's time manager); the core
-//! only enforces the deadlines it is given.
+//! What bounds a search, and the run-time settings it searches with. The time budget is computed by
+//! the caller (Python's time manager); the core only enforces the deadlines it is given.
 
 use std::time::Instant;
 
+use super::params::SearchParams;
 use crate::types::Move;
 
 /// Limits for one search; all optional, combined with "whichever comes first". With none set the
-/// search runs until its stop flag is raised (UCI `go infinite`).
+/// search runs until its stop flag is raised (UCI `go infinite`). `params` are the run-time search
+/// settings (the defaults unless a caller changed them).
 #[derive(Debug, Clone, Default)]
 pub struct SearchLimits {
     /// Deepest iteration to finish.
@@ -23,4 +25,6 @@ pub struct SearchLimits {
     pub searchmoves: Vec<Move>,
     /// How many best lines to find (UCI `MultiPV`); 0 and 1 both mean one.
     pub multipv: usize,
+    /// The run-time search settings.
+    pub params: SearchParams,
 }

@@ -18,34 +18,49 @@ use std::{
 };
 
 use self::{
-    history::{ButterflyHistory, CounterMoves, Killers},
+    history::{
+        ButterflyHistory, ContinuationHistory, CorrectionHistory, CounterMoves, Killers, CORRECTION_GRAIN,
+    },
     info::{IterationInfo, Report, SearchResult},
     limits::SearchLimits,
-    movepick::{MovePicker, Stage},
+    movepick::{MovePicker, Stage, WithContinuations},
     params::*,
 };
 use crate::{
     board::SEE_VALUES,
-    eval::{evaluate_cached, EvalParams, PawnCache},
+    eval::{evaluate_cached, pawn_hash, EvalParams, PawnCache},
     movegen::MoveList,
     tt::{Bound, TTData, TranspositionTable},
     types::{
-        is_mate, mate_in, mated_in, Move, MoveKind, PieceType, Score, Value, MAX_PLY, VALUE_DRAW,
-        VALUE_INFINITE, VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_NONE,
+        is_mate, mate_in, mated_in, Color, Move, MoveKind, Piece, PieceType, Score, Square, Value, MAX_PLY,
+        VALUE_DRAW, VALUE_INFINITE, VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_NONE,
     },
     Position,
 };
 
-/// What one searcher keeps between searches: move-ordering tables and the LMR table. Each search
-/// thread owns one (see [`crate::threads`]).
+/// What one searcher keeps between searches: move-ordering tables, the eval correction table and the
+/// LMR table. Each search thread owns one (see [`crate::threads`]).
 #[derive(Clone)]
 pub struct SearchState {
     history: ButterflyHistory,
+    continuations: ContinuationHistory,
+    corrections: CorrectionHistory,
     killers: Killers,
     counters: CounterMoves,
     lmr: Box<[[i32; 64]; 64]>,
     pawns: PawnCache,
 }
+
+/// What the search remembers about each ply of the line it is on, for the plies after it.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The static evaluation (corrected), `VALUE_NONE` in check.
+    static_eval: Value,
+    /// The piece moved from this ply and where it went (`None` for a null move or not yet moved).
+    moved: Option<(Piece, Square)>,
+}
+
+const EMPTY_FRAME: Frame = Frame { static_eval: VALUE_NONE, moved: None };
 
 /// How a searcher takes part in a multi-threaded search ([`crate::threads`]); absent for a plain
 /// single-threaded [`search`], which then behaves exactly as it did before threads existed.
@@ -85,6 +100,8 @@ impl SearchState {
         }
         SearchState {
             history: ButterflyHistory::new(),
+            continuations: ContinuationHistory::new(),
+            corrections: CorrectionHistory::new(),
             killers: Killers::new(),
             counters: CounterMoves::new(),
             lmr,
@@ -95,6 +112,8 @@ impl SearchState {
     /// Forgets what was learned (for a new game).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.continuations.clear();
+        self.corrections.clear();
         self.killers.clear();
         self.counters = CounterMoves::new();
     }
@@ -123,6 +142,10 @@ struct Searcher<'a> {
     stopped: bool,
     /// Triangular PV table: `pv[ply]` is the line from `ply`.
     pv: Vec<Vec<Move>>,
+    /// `stack[ply]`: what is known about each ply of the current line.
+    stack: Vec<Frame>,
+    /// The run-time settings (a copy of `limits.params`).
+    sp: SearchParams,
     /// Best root move of the running iteration whose search completed (used if the iteration is cut).
     root_best: Option<(Move, Value)>,
     /// Nominal depth of the running iteration (for `currmove` reports).
@@ -187,6 +210,8 @@ pub fn quiescence(pos: &mut Position, eval: &EvalParams, state: &mut SearchState
         seldepth: 0,
         stopped: false,
         pv: Vec::new(),
+        stack: vec![EMPTY_FRAME; MAX_PLY as usize + 2],
+        sp: limits.params,
         root_best: None,
         root_depth: 0,
         store_root: false,
@@ -223,6 +248,8 @@ pub(crate) fn search_thread<'a>(
         seldepth: 0,
         stopped: false,
         pv: vec![Vec::new(); MAX_PLY as usize + 2],
+        stack: vec![EMPTY_FRAME; MAX_PLY as usize + 2],
+        sp: limits.params,
         root_best: None,
         root_depth: 0,
         store_root: true,
@@ -483,9 +510,9 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 4. Static evaluation.
+        // Step 4. Static evaluation (the table keeps the raw one; the search works with the corrected).
         let in_check = pos.is_check();
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             VALUE_NONE
         } else {
             tt_hit
@@ -493,10 +520,23 @@ impl Searcher<'_> {
                 .filter(|&e| e != VALUE_NONE)
                 .unwrap_or_else(|| evaluate_cached(pos, self.eval, &mut self.state.pawns))
         };
+        let static_eval = if in_check { VALUE_NONE } else { self.corrected(pos, raw_eval) };
+        self.stack[ply as usize] = Frame { static_eval, moved: None };
+        // Improving: the static eval rose since our previous move (two plies back, else four).
+        let improving = self.sp.improving != 0 && !in_check && {
+            let earlier = [2, 4]
+                .into_iter()
+                .filter(|&back| ply >= back)
+                .map(|back| self.stack[(ply - back) as usize].static_eval)
+                .find(|&e| e != VALUE_NONE);
+            earlier.map_or(true, |e| static_eval > e)
+        };
+        let not_improving = self.sp.improving != 0 && !improving;
 
         if !pv_node && !in_check {
             // Step 5. Reverse futility pruning: far above beta, assume a fail high.
-            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta && !is_mate(beta) {
+            let rfp_depth = depth - i32::from(improving);
+            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * rfp_depth >= beta && !is_mate(beta) {
                 return static_eval;
             }
 
@@ -506,6 +546,7 @@ impl Searcher<'_> {
             if !cut_null && depth >= NMP_MIN_DEPTH && static_eval >= beta && non_pawn.any() && !is_mate(beta)
             {
                 let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                self.stack[ply as usize].moved = None;
                 pos.play_null();
                 let v =
                     -self.negamax(pos, root_moves, depth - 1 - reduction, ply + 1, -beta, -beta + 1, true);
@@ -549,7 +590,8 @@ impl Searcher<'_> {
         let mut quiets_tried = MoveList::new();
         let original_alpha = alpha;
 
-        while let Some(mv) = picker.next_move(pos, &self.state.history) {
+        let rows = self.continuation_keys(ply);
+        while let Some(mv) = self.next_quiet_aware(&mut picker, pos, rows) {
             if root {
                 if !root_moves.contains(&mv) {
                     continue;
@@ -573,8 +615,8 @@ impl Searcher<'_> {
             let mut quiet_prunable = false;
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY && !in_check {
                 if quiet {
-                    let late =
-                        depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= LMP_BASE + depth * depth;
+                    let lmp_count = (LMP_BASE + depth * depth) >> i32::from(not_improving);
+                    let late = depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_count;
                     let futile = depth <= FUTILITY_MAX_DEPTH
                         && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
                     quiet_prunable = late || futile;
@@ -587,11 +629,19 @@ impl Searcher<'_> {
                 }
             }
 
+            let moved = if self.sp.cont_hist != 0 {
+                pos.piece_on(mv.from()).map(|piece| (piece, mv.king_destination()))
+            } else {
+                None
+            };
+            let history_score =
+                if quiet && self.sp.lmr_history_divisor != 0 { self.quiet_score(pos, mv, rows) } else { 0 };
             pos.play_unchecked(mv);
             if quiet_prunable && !pos.is_check() {
                 pos.undo_move();
                 continue;
             }
+            self.stack[ply as usize].moved = moved;
             searched += 1;
             // Step 10. Check extension.
             let extension = i32::from(pos.is_check());
@@ -605,6 +655,10 @@ impl Searcher<'_> {
                 if depth >= LMR_MIN_DEPTH && searched > LMR_MIN_MOVES && quiet && !in_check {
                     reduction = self.state.lmr[depth.min(63) as usize][searched.min(63)];
                     reduction -= i32::from(pv_node) + extension;
+                    reduction += i32::from(not_improving);
+                    if self.sp.lmr_history_divisor != 0 {
+                        reduction -= history_score / self.sp.lmr_history_divisor;
+                    }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut v =
@@ -646,8 +700,10 @@ impl Searcher<'_> {
                             self.state.killers.add(ply as usize, mv);
                             for &q in &quiets_tried[..quiets_tried.len() - 1] {
                                 self.state.history.update(us, q, -bonus);
+                                self.update_continuations(pos, q, rows, -bonus);
                             }
                             self.state.history.update(us, mv, bonus);
+                            self.update_continuations(pos, mv, rows, bonus);
                             if let Some(prev) = pos.last_move() {
                                 if let Some(p) = pos.piece_on(prev.king_destination()) {
                                     self.state.counters.set(p, prev.king_destination(), mv);
@@ -681,10 +737,81 @@ impl Searcher<'_> {
             self.tt.store(
                 key,
                 ply,
-                TTData { mv: best_move.or(tt_move), value: best_value, eval: static_eval, depth, bound },
+                TTData { mv: best_move.or(tt_move), value: best_value, eval: raw_eval, depth, bound },
             );
         }
+
+        // Step 16. Learn the evaluation's error here, where the result bounds it on the right side and
+        // the best move is quiet (a capture's gain is not an evaluation error).
+        if self.sp.corr_hist != 0
+            && !in_check
+            && !is_mate(best_value)
+            && best_move.map_or(true, |m| !is_capture(pos, m) && m.promotion().is_none())
+            && !(bound == Bound::Lower && best_value <= static_eval)
+            && !(bound == Bound::Upper && best_value >= static_eval)
+        {
+            self.state.corrections.update(us, pawns_of(pos), best_value - raw_eval, depth);
+        }
         best_value
+    }
+
+    /// `raw` corrected by the correction history (unchanged when it is off), kept off mate scores.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: Value) -> Value {
+        if self.sp.corr_hist == 0 {
+            return raw;
+        }
+        let learned = self.state.corrections.get(pos.side_to_move(), pawns_of(pos));
+        let correction =
+            (learned as i64 * self.sp.corr_hist as i64 / (256 * CORRECTION_GRAIN as i64)) as Value;
+        (raw + correction).clamp(-VALUE_MATE_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1)
+    }
+
+    /// The moves one and two plies back (piece, destination), whose continuation rows order the quiet
+    /// moves at `ply`; none when continuation history is off.
+    #[inline]
+    fn continuation_keys(&self, ply: i32) -> [Option<(Piece, Square)>; 2] {
+        if self.sp.cont_hist == 0 {
+            return [None, None];
+        }
+        let back = |n: i32| if ply >= n { self.stack[(ply - n) as usize].moved } else { None };
+        [back(1), back(2)]
+    }
+
+    /// The picker's next move, quiet moves ordered with the continuation rows when there are any (one
+    /// scorer type, so the picker is compiled into the move loop once).
+    #[inline]
+    fn next_quiet_aware(
+        &self,
+        picker: &mut MovePicker,
+        pos: &Position,
+        keys: [Option<(Piece, Square)>; 2],
+    ) -> Option<Move> {
+        let rows = keys.map(|k| k.map(|(p, sq)| self.state.continuations.row(p, sq)));
+        picker.next_move(pos, &WithContinuations { butterfly: &self.state.history, rows })
+    }
+
+    /// The ordering score of a quiet move (butterfly plus continuation rows).
+    #[inline]
+    fn quiet_score(&self, pos: &Position, mv: Move, keys: [Option<(Piece, Square)>; 2]) -> i32 {
+        use movepick::QuietScore;
+        let rows = keys.map(|k| k.map(|(p, sq)| self.state.continuations.row(p, sq)));
+        WithContinuations { butterfly: &self.state.history, rows }.score(pos, mv)
+    }
+
+    /// Rewards (or, with a negative `bonus`, punishes) the quiet move `mv` in the continuation rows.
+    #[inline]
+    fn update_continuations(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        keys: [Option<(Piece, Square)>; 2],
+        bonus: i32,
+    ) {
+        let Some(piece) = pos.piece_on(mv.from()) else { return };
+        for earlier in keys.into_iter().flatten() {
+            self.state.continuations.update(earlier, piece, mv.king_destination(), bonus);
+        }
     }
 
     /// Quiescence: captures (and all evasions when in check) until the position is quiet, with stand pat,
@@ -707,22 +834,56 @@ impl Searcher<'_> {
             };
         }
 
-        // Step 1. Stand pat: the side to move may decline every capture.
-        let stand_pat =
-            if in_check { -VALUE_MATE } else { evaluate_cached(pos, self.eval, &mut self.state.pawns) };
+        // Step 1. The table (when quiescence uses it): a bound that settles the node, a move to try first,
+        // a stored evaluation.
+        let key = pos.key();
+        let tt_hit = if self.sp.qs_tt_probe != 0 { self.tt.probe(key, ply) } else { None };
+        if let Some(t) = tt_hit {
+            let pv_node = beta - alpha > 1;
+            let cut = t.value != VALUE_NONE
+                && match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => t.value >= beta,
+                    Bound::Upper => t.value <= alpha,
+                    Bound::None => false,
+                };
+            if cut && !pv_node {
+                return t.value;
+            }
+        }
+
+        // Step 2. Stand pat: the side to move may decline every capture.
+        let raw_eval = if in_check {
+            VALUE_NONE
+        } else {
+            tt_hit
+                .map(|t| t.eval)
+                .filter(|&e| e != VALUE_NONE)
+                .unwrap_or_else(|| evaluate_cached(pos, self.eval, &mut self.state.pawns))
+        };
+        let stand_pat = if in_check { -VALUE_MATE } else { self.corrected(pos, raw_eval) };
+        let store = self.sp.qs_tt_store != 0;
         if stand_pat >= beta {
+            if store && !in_check {
+                let data =
+                    TTData { mv: None, value: stand_pat, eval: raw_eval, depth: 0, bound: Bound::Lower };
+                self.tt.store(key, ply, data);
+            }
             return stand_pat;
         }
+        let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
+        let mut best_move = None;
 
-        // Step 2. Captures (or every evasion in check), best first.
-        let mut picker = MovePicker::new(pos, None, [None, None], None, !in_check);
+        // Step 3. Captures (or every evasion in check), best first.
+        let tt_move = tt_hit.and_then(|t| t.mv);
+        let mut picker = MovePicker::new(pos, tt_move, [None, None], None, !in_check);
         let mut any = false;
         while let Some(mv) = picker.next_move(pos, &self.state.history) {
             any = true;
             if !in_check {
-                // Step 3. Losing captures and captures that cannot reach alpha are skipped. The picker has
+                // Step 4. Losing captures and captures that cannot reach alpha are skipped. The picker has
                 // already run the exchange evaluation on what it sorted: it defers exactly the losing
                 // captures (SEE < 0) and the under-promotions to its last stage. A TT move, returned
                 // before any sorting, would need its own.
@@ -752,6 +913,7 @@ impl Searcher<'_> {
                 best = value;
                 if value > alpha {
                     alpha = value;
+                    best_move = Some(mv);
                     if value >= beta {
                         break;
                     }
@@ -761,8 +923,25 @@ impl Searcher<'_> {
         if in_check && !any {
             return mated_in(ply);
         }
+        if store {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, ply, TTData { mv: best_move, value: best, eval: raw_eval, depth: 0, bound });
+        }
         best
     }
+}
+
+/// The hash of both sides' pawns (the correction history's index).
+#[inline]
+fn pawns_of(pos: &Position) -> u64 {
+    let pawns = pos.pieces(PieceType::Pawn);
+    pawn_hash((pawns & pos.colored(Color::White)).0, (pawns & pos.colored(Color::Black)).0)
 }
 
 /// A capture (en passant included), not castling.

@@ -18,7 +18,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::history::ButterflyHistory;
+use super::history::{ButterflyHistory, PieceToHistory};
 use crate::{
     board::{Position, SEE_VALUES},
     movegen::{GenKind, MoveList},
@@ -91,7 +91,7 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when every legal move has been returned.
-    pub fn next_move(&mut self, pos: &Position, history: &ButterflyHistory) -> Option<Move> {
+    pub fn next_move(&mut self, pos: &Position, history: &impl QuietScore) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -137,7 +137,7 @@ impl MovePicker {
                         }
                     }
                     for i in 0..self.moves.len() {
-                        self.scores[i].write(history.get(pos.side_to_move(), self.moves[i]));
+                        self.scores[i].write(history.score(pos, self.moves[i]));
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -183,6 +183,45 @@ impl MovePicker {
         self.scores.swap(self.next, best);
         self.next += 1;
         Some(self.moves[self.next - 1])
+    }
+}
+
+/// How the `Quiets` stage orders quiet moves: higher first.
+pub trait QuietScore {
+    /// The ordering score of the quiet move `mv` in `pos`.
+    fn score(&self, pos: &Position, mv: Move) -> i32;
+}
+
+impl QuietScore for ButterflyHistory {
+    #[inline]
+    fn score(&self, pos: &Position, mv: Move) -> i32 {
+        self.get(pos.side_to_move(), mv)
+    }
+}
+
+/// The butterfly score plus the continuation scores after the last move and after ours before it
+/// (each row absent where there is no such move).
+pub struct WithContinuations<'a> {
+    /// The butterfly table.
+    pub butterfly: &'a ButterflyHistory,
+    /// The continuation rows of the moves one and two plies back.
+    pub rows: [Option<&'a PieceToHistory>; 2],
+}
+
+impl QuietScore for WithContinuations<'_> {
+    #[inline]
+    fn score(&self, pos: &Position, mv: Move) -> i32 {
+        let mut score = self.butterfly.get(pos.side_to_move(), mv);
+        if self.rows == [None, None] {
+            return score;
+        }
+        if let Some(piece) = pos.piece_on(mv.from()) {
+            let to = mv.king_destination();
+            for row in self.rows.into_iter().flatten() {
+                score += row[piece as usize][to as usize] as i32;
+            }
+        }
+        score
     }
 }
 

@@ -1,5 +1,8 @@
 //! Every search tunable, named, with the reason it exists. Values are our own round starting points,
-//! to be tuned by games.
+//! to be tuned by games. The constants are fixed at build time; [`SearchParams`] holds those that can
+//! change at run time.
+
+use crate::eval::{ParamInfo, SetParamError};
 
 /// Half-width of the first aspiration window around the previous iteration's score (cp): most
 /// iterations land within a quarter pawn of the last.
@@ -67,3 +70,133 @@ pub const TIME_CHECK_NODES: u64 = 1_024;
 /// After this long (ms) the search reports each root move it starts (UCI `currmove`), as Stockfish
 /// does: earlier, the lines would only flood the GUI.
 pub const CURRMOVE_DELAY_MS: u64 = 3_000;
+
+/// Declares [`SearchParams`]: each entry reads `/// reason` `name: default, [min, max];`.
+macro_rules! search_params {
+    ( $( #[doc = $doc:literal] $name:ident: $default:expr, [$min:expr, $max:expr]; )* ) => {
+        /// The search settings a user or a tuner may change at run time, without recompiling (UCI spin
+        /// options, `Engine.set_search_param`). A candidate change to the search enters here with a
+        /// default that leaves the search exactly as it was (so `bench` keeps its count), is tested by
+        /// an SPRT against that default with the same build, and on passing becomes the default
+        /// (`docs/strength.md`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct SearchParams {
+            $( #[doc = $doc] pub $name: i32, )*
+        }
+
+        impl SearchParams {
+            /// The defaults.
+            pub const DEFAULT: SearchParams = SearchParams { $( $name: $default, )* };
+
+            const INFO: &'static [ParamInfo] = &[
+                $( ParamInfo { name: stringify!($name), default: $default, min: $min, max: $max, doc: $doc }, )*
+            ];
+
+            /// The current value of the parameter called `name`, or `None` if there is none.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $( stringify!($name) => Some(self.$name), )*
+                    _ => None,
+                }
+            }
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $( stringify!($name) => Some(&mut self.$name), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Continuation history (0 off, 1 on): quiet moves are also ordered by how they fared after the same piece-to of the previous move and of our own move before it.
+    cont_hist: 0, [0, 1];
+    /// Late-move reductions shrink by a quiet move's history score over this (0: no history term): a move that often refuted similar positions deserves a deeper look.
+    lmr_history_divisor: 0, [0, 65_536];
+    /// "Improving" (0 off, 1 on): when the static eval rose since our last move, reverse futility prunes with a smaller margin, late-move pruning waits longer and reductions are one ply smaller.
+    improving: 0, [0, 1];
+    /// Quiescence probes the table (0 off, 1 on): a stored bound cuts off at once and a stored capture is tried first.
+    qs_tt_probe: 0, [0, 1];
+    /// Quiescence stores its results in the table (0 off, 1 on), at depth 0 (the main search never takes them as cutoffs, only as hints).
+    qs_tt_store: 0, [0, 1];
+    /// Correction history weight (0 off): the static eval is corrected by how far search results strayed from it in positions with the same pawns, this many 256ths of the learned average.
+    corr_hist: 0, [0, 512];
+}
+
+impl SearchParams {
+    /// Every parameter, in declaration order.
+    pub fn all() -> &'static [ParamInfo] {
+        Self::INFO
+    }
+
+    /// The description of the parameter called `name`.
+    pub fn info(name: &str) -> Option<&'static ParamInfo> {
+        Self::INFO.iter().find(|p| p.name == name)
+    }
+
+    /// Sets the parameter called `name` to `value`, refusing unknown names and values outside its range.
+    /// A refused call leaves the parameters unchanged.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), SetParamError> {
+        let info = Self::info(name).ok_or_else(|| SetParamError::Unknown(name.to_string()))?;
+        if !(info.min..=info.max).contains(&value) {
+            return Err(SetParamError::OutOfRange { name: info.name, value, min: info.min, max: info.max });
+        }
+        if let Some(slot) = self.slot(name) {
+            *slot = value;
+        }
+        Ok(())
+    }
+
+    /// Every parameter with its current value, in [`SearchParams::all`] order.
+    pub fn values(&self) -> impl Iterator<Item = (&'static ParamInfo, i32)> + '_ {
+        Self::INFO.iter().map(|p| (p, self.get(p.name).unwrap_or(p.default)))
+    }
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_range_names_are_unique_and_set_checks() {
+        let mut names = HashSet::new();
+        let mut params = SearchParams::DEFAULT;
+        for p in SearchParams::all() {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(names.insert(p.name), "duplicate {}", p.name);
+            assert!(!p.doc.trim().is_empty(), "{} has no reason", p.name);
+            assert!(EvalParamsNames::none_is(p.name), "{} is also an evaluation weight", p.name);
+            params.set(p.name, p.max).unwrap();
+            assert_eq!(params.get(p.name), Some(p.max));
+        }
+        let before = params;
+        assert_eq!(
+            params.set("no_such", 1).unwrap_err().describe("search"),
+            "unknown search parameter 'no_such'"
+        );
+        assert_eq!(
+            params.set("cont_hist", 2).unwrap_err().describe("search"),
+            "search parameter cont_hist = 2 is outside [0, 1]"
+        );
+        assert_eq!(params, before);
+        assert_eq!(params.values().count(), SearchParams::all().len());
+    }
+
+    /// Search and evaluation parameters share the UCI option namespace.
+    struct EvalParamsNames;
+    impl EvalParamsNames {
+        fn none_is(name: &str) -> bool {
+            crate::eval::EvalParams::info(name).is_none()
+        }
+    }
+}
