@@ -21,7 +21,7 @@ mod score;
 mod trace;
 
 pub use linear::{blend_exact, evaluate_exact, linearize};
-pub use params::{EvalParams, ParamInfo, SetParamError};
+pub use params::{check_param, EvalParams, ParamInfo, SetParamError};
 pub use pawns::{pawn_hash, PawnCache};
 pub use score::TaperedScore;
 pub use trace::{trace, EvalTrace};

@@ -47,6 +47,15 @@ pub enum SetParamError {
     },
 }
 
+/// `value` for the parameter `name` described by `info` (as found in its table): `Ok` within its range.
+pub fn check_param(info: Option<&ParamInfo>, name: &str, value: i32) -> Result<(), SetParamError> {
+    let info = info.ok_or_else(|| SetParamError::Unknown(name.to_string()))?;
+    if !(info.min..=info.max).contains(&value) {
+        return Err(SetParamError::OutOfRange { name: info.name, value, min: info.min, max: info.max });
+    }
+    Ok(())
+}
+
 impl SetParamError {
     /// The message, naming the table the parameter was looked for in (`"evaluation"`, `"search"`).
     pub fn describe(&self, table: &str) -> String {
@@ -266,10 +275,7 @@ impl EvalParams {
     /// Sets the parameter called `name` to `value`, refusing unknown names and values outside its range.
     /// A refused call leaves the parameters unchanged.
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), SetParamError> {
-        let info = Self::info(name).ok_or_else(|| SetParamError::Unknown(name.to_string()))?;
-        if !(info.min..=info.max).contains(&value) {
-            return Err(SetParamError::OutOfRange { name: info.name, value, min: info.min, max: info.max });
-        }
+        check_param(Self::info(name), name, value)?;
         if let Some(slot) = self.slot(name) {
             *slot = value;
         }

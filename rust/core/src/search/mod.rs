@@ -497,29 +497,14 @@ impl Searcher<'_> {
         let tt_hit = self.tt.probe(key, ply);
         let tt_move = tt_hit.and_then(|t| t.mv);
         if let Some(t) = tt_hit {
-            if !pv_node && t.depth >= depth && t.value != VALUE_NONE {
-                let cut = match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => t.value >= beta,
-                    Bound::Upper => t.value <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return t.value;
-                }
+            if !pv_node && t.depth >= depth && settles(&t, alpha, beta) {
+                return t.value;
             }
         }
 
         // Step 4. Static evaluation (the table keeps the raw one; the search works with the corrected).
         let in_check = pos.is_check();
-        let raw_eval = if in_check {
-            VALUE_NONE
-        } else {
-            tt_hit
-                .map(|t| t.eval)
-                .filter(|&e| e != VALUE_NONE)
-                .unwrap_or_else(|| evaluate_cached(pos, self.eval, &mut self.state.pawns))
-        };
+        let raw_eval = if in_check { VALUE_NONE } else { self.raw_eval(pos, tt_hit) };
         let static_eval = if in_check { VALUE_NONE } else { self.corrected(pos, raw_eval) };
         self.stack[ply as usize] = Frame { static_eval, moved: None };
         // Improving: the static eval rose since our previous move (two plies back, else four).
@@ -755,6 +740,15 @@ impl Searcher<'_> {
         best_value
     }
 
+    /// The static evaluation, from the table entry where it has one.
+    #[inline]
+    fn raw_eval(&mut self, pos: &Position, tt_hit: Option<TTData>) -> Value {
+        tt_hit
+            .map(|t| t.eval)
+            .filter(|&e| e != VALUE_NONE)
+            .unwrap_or_else(|| evaluate_cached(pos, self.eval, &mut self.state.pawns))
+    }
+
     /// `raw` corrected by the correction history (unchanged when it is off), kept off mate scores.
     #[inline]
     fn corrected(&self, pos: &Position, raw: Value) -> Value {
@@ -840,27 +834,13 @@ impl Searcher<'_> {
         let tt_hit = if self.sp.qs_tt_probe != 0 { self.tt.probe(key, ply) } else { None };
         if let Some(t) = tt_hit {
             let pv_node = beta - alpha > 1;
-            let cut = t.value != VALUE_NONE
-                && match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => t.value >= beta,
-                    Bound::Upper => t.value <= alpha,
-                    Bound::None => false,
-                };
-            if cut && !pv_node {
+            if !pv_node && settles(&t, alpha, beta) {
                 return t.value;
             }
         }
 
         // Step 2. Stand pat: the side to move may decline every capture.
-        let raw_eval = if in_check {
-            VALUE_NONE
-        } else {
-            tt_hit
-                .map(|t| t.eval)
-                .filter(|&e| e != VALUE_NONE)
-                .unwrap_or_else(|| evaluate_cached(pos, self.eval, &mut self.state.pawns))
-        };
+        let raw_eval = if in_check { VALUE_NONE } else { self.raw_eval(pos, tt_hit) };
         let stand_pat = if in_check { -VALUE_MATE } else { self.corrected(pos, raw_eval) };
         let store = self.sp.qs_tt_store != 0;
         if stand_pat >= beta {
@@ -935,6 +915,19 @@ impl Searcher<'_> {
         }
         best
     }
+}
+
+/// True if the table entry's value settles a node searched with the window `(alpha, beta)`: exact, or a
+/// bound on the side that makes the window irrelevant (depth is the caller's concern).
+#[inline]
+fn settles(t: &TTData, alpha: Value, beta: Value) -> bool {
+    t.value != VALUE_NONE
+        && match t.bound {
+            Bound::Exact => true,
+            Bound::Lower => t.value >= beta,
+            Bound::Upper => t.value <= alpha,
+            Bound::None => false,
+        }
 }
 
 /// The hash of both sides' pawns (the correction history's index).

@@ -2,7 +2,7 @@
 //! to be tuned by games. The constants are fixed at build time; [`SearchParams`] holds those that can
 //! change at run time.
 
-use crate::eval::{ParamInfo, SetParamError};
+use crate::eval::{check_param, ParamInfo, SetParamError};
 
 /// Half-width of the first aspiration window around the previous iteration's score (cp): most
 /// iterations land within a quarter pawn of the last.
@@ -139,10 +139,7 @@ impl SearchParams {
     /// Sets the parameter called `name` to `value`, refusing unknown names and values outside its range.
     /// A refused call leaves the parameters unchanged.
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), SetParamError> {
-        let info = Self::info(name).ok_or_else(|| SetParamError::Unknown(name.to_string()))?;
-        if !(info.min..=info.max).contains(&value) {
-            return Err(SetParamError::OutOfRange { name: info.name, value, min: info.min, max: info.max });
-        }
+        check_param(Self::info(name), name, value)?;
         if let Some(slot) = self.slot(name) {
             *slot = value;
         }
