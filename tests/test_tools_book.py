@@ -14,7 +14,7 @@ import chess.polyglot
 import pytest
 from camelpy._polyglot_random import RANDOM64
 from camelpy.book import MAX_WEIGHT, polyglot_key, read_entries, scaled, write_entries
-from camelpy.tools.book import Points, build_book, merge_books
+from camelpy.tools.book import Points, build_book, merge_books, search_book
 from camelpy.tools.cli import main
 
 from tests.conftest import FISCHER_EPD, STANDARD_EPD, read_balanced_openings, read_perft_suite
@@ -368,3 +368,74 @@ def test_garbage_pgn_is_read_without_a_crash(tmp_path: Path, capsys: pytest.Capt
     assert "3 garbled" in captured.out
     first = "illegal san: 'Ke3' in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     assert captured.err.splitlines()[0] == f"warning: first garbled game: {str(garbled)!r} game 1: {first}"
+
+
+# Building by search --------------------------------------------------------------------------------
+
+
+def _all_entries(path: Path) -> list[tuple[int, int, int]]:
+    return [(key, raw, weight) for key, raw, weight, _ in read_entries(path)]
+
+
+def test_search_book_is_deterministic_and_within_the_margin(tmp_path: Path) -> None:
+    one, two, white = tmp_path / "one.bin", tmp_path / "two.bin", tmp_path / "white.bin"
+    summary = search_book(chess.Board(), depth=2, plies=2, margin=20, out=one, white=white, threads=1)
+    search_book(chess.Board(), depth=2, plies=2, margin=20, out=two, threads=2)
+    assert one.read_bytes() == two.read_bytes() and summary.entries[str(one)][0] > 1
+    by_key: dict[int, list[int]] = {}
+    for key, _, weight in _all_entries(one):
+        by_key.setdefault(key, []).append(weight)
+    # each position's best move weighs 1 + margin, the others 1 + margin - their shortfall
+    assert all(max(weights) == 21 and min(weights) >= 1 for weights in by_key.values())
+    # the root and positions after its book moves (plies=2); a move first searched out of the margin
+    # and not expanded can come within it once the best move's value is backed up: then it has no
+    # replies in the book
+    with chess.polyglot.open_reader(one) as reader:
+        after = set()
+        for entry in reader.find_all(chess.Board()):
+            board = chess.Board()
+            board.push(entry.move)
+            after.add(polyglot_key(board))
+    assert set(by_key) - {polyglot_key(chess.Board())} <= after and len(by_key) > 1
+    assert _all_entries(white) == [e for e in _all_entries(one) if e[0] == polyglot_key(chess.Board())]
+
+
+def test_search_book_finds_the_mate_and_cli_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+    out = tmp_path / "mate.bin"
+    argv = ["book", "build", "--search", "--fen", fen, "--depth", "1", "--plies", "1", "--margin", "0"]
+    assert main([*argv, "--threads", "1", "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"wrote 1 entries (1 positions) to {str(out)!r}"
+    with chess.polyglot.open_reader(out) as reader:
+        assert [(e.move.uci(), e.weight) for e in reader.find_all(chess.Board(fen))] == [("d1d8", 1)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--search", "{pgn}", "--out", "{out}"],
+            "error: --search builds from --fen, not from PGN files: got '{pgn}'",
+        ),
+        (["--out", "{out}"], "error: no PGN file given (or build from a position with --search)"),
+        (["--search", "--fen", "nonsense", "--out", "{out}"], "error: bad FEN 'nonsense': "),
+        (["--search", "--depth", "0", "--out", "{out}"], "error: --depth must be between 1 and 100, got 0"),
+        (["--search", "--plies", "0", "--out", "{out}"], "error: --plies must be between 1 and 100, got 0"),
+        (
+            ["--search", "--margin", "-1", "--out", "{out}"],
+            "error: --margin must be between 0 and 100000, got -1",
+        ),
+        (
+            ["--search", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "--out", "{out}"],
+            "error: no legal move in ",
+        ),
+    ],
+)
+def test_search_bad_input(
+    argv: list[str], message: str, pgn: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = {"pgn": pgn, "out": tmp_path / "o.bin"}
+    assert main(["book", "build", *(word.format(**names) for word in argv)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message.format(**names)), err
+    assert len(err.splitlines()) == 1

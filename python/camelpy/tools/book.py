@@ -21,6 +21,10 @@ A live line on standard error shows the bytes and games read (a tqdm bar when th
 installed and standard error is a terminal); Ctrl-C stops reading and writes the books from the games
 read so far.
 
+``camelpy book build --search --fen FEN --depth N --plies P --margin CP --out book.bin`` builds a book
+by search instead (:func:`search_book`): the tree of moves within a margin of the best, its leaves
+searched with ``analyse_many`` on every core and the values minimaxed back up.
+
 ``camelpy book show FILE FEN`` lists a position's moves with their weights and shares; ``camelpy book
 merge OUT IN1 IN2 ...`` adds books together (weights summed per position and move, scaled into 16 bits
 where they overflow).
@@ -57,19 +61,24 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 import chess
+import chess.engine
 import chess.pgn
 
 from camelpy._args import brief, int_arg, opt_int_arg, path_arg
 from camelpy._quote import quote
+from camelpy.batch import analyse_many
 from camelpy.book import Book, polyglot_key, raw_move, read_entries, write_entries
 
 __all__ = [
+    "MATE_VALUE",
     "BuildSummary",
     "Points",
+    "SearchSummary",
     "add_arguments",
     "build_book",
     "main",
     "merge_books",
+    "search_book",
     "show_lines",
 ]
 
@@ -220,6 +229,38 @@ def _check_out(path: object, what: str) -> str:
     return name
 
 
+def _outputs(
+    out: str | os.PathLike[str] | None,
+    white: str | os.PathLike[str] | None,
+    black: str | os.PathLike[str] | None,
+) -> dict[chess.Color | None, str]:
+    """The books to write, by the side whose moves they keep (``None``: both), each path checked."""
+    outputs = {
+        side: _check_out(path, flag)
+        for side, path, flag in (
+            (None, out, "out"),
+            (chess.WHITE, white, "white"),
+            (chess.BLACK, black, "black"),
+        )
+        if path is not None
+    }
+    if not outputs:
+        raise ValueError("no book to write: give out, white or black")
+    return outputs
+
+
+def _write_books(
+    outputs: dict[chess.Color | None, str], entries: list[tuple[int, int, int, chess.Color]]
+) -> dict[str, tuple[int, int]]:
+    """Writes each book of *outputs* from the ``(key, raw move, weight, side to move)`` *entries* of its
+    side; returns each book's entries and positions."""
+    written = {}
+    for side, path in outputs.items():
+        chosen = [(key, raw, weight) for key, raw, weight, turn in entries if side is None or turn == side]
+        written[path] = (write_entries(path, chosen), len({key for key, _, _ in chosen}))
+    return written
+
+
 def build_book(
     pgns: Sequence[str | os.PathLike[str]],
     *,
@@ -255,17 +296,7 @@ def build_book(
     files = [_check_pgn(p) for p in pgns]
     if not files:
         raise ValueError("no PGN file given")
-    outputs = {
-        side: _check_out(path, flag)
-        for side, path, flag in (
-            (None, out, "out"),
-            (chess.WHITE, white, "white"),
-            (chess.BLACK, black, "black"),
-        )
-        if path is not None
-    }
-    if not outputs:
-        raise ValueError("no book to write: give out, white or black")
+    outputs = _outputs(out, white, black)
     opt_int_arg(min_elo, "min_elo", 0)
     int_arg(min_games, "min_games", 1)
     int_arg(max_ply, "max_ply", 1)
@@ -314,18 +345,171 @@ def build_book(
         interrupted = True
     seconds = time.perf_counter() - started
 
-    written: dict[str, tuple[int, int]] = {}
-    for side, path in outputs.items():
-        chosen = [
-            (composite >> 17, composite >> 1 & 0xFFFF, weight)
-            for composite, (weight, played) in counts.items()
-            if played >= min_games and (side is None or composite & 1 == side)
-        ]
-        entries = write_entries(path, chosen)
-        written[path] = (entries, len({key for key, _, _ in chosen}))
+    chosen = [
+        (composite >> 17, composite >> 1 & 0xFFFF, weight, bool(composite & 1))
+        for composite, (weight, played) in counts.items()
+        if played >= min_games
+    ]
+    written = _write_books(outputs, chosen)
     return BuildSummary(
         games, used, unfinished, other_variant, garbled, first_error, written, seconds, interrupted
     )
+
+
+MATE_VALUE = 100_000
+"""A mate's value in the search-built book's minimax, in centipawns: beyond any evaluation."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchSummary:
+    """What :func:`search_book` searched and wrote."""
+
+    searched: int
+    """Positions searched (each once per ply it was reached at)."""
+    expanded: int
+    """Positions whose moves were all searched (the tree's inner nodes)."""
+    entries: dict[str, tuple[int, int]]
+    """For each book written (its path): entries and positions."""
+    seconds: float
+    """Time taken."""
+
+
+def _terminal_value(board: chess.Board) -> int | None:
+    """A game-over position's value for its side to move (mated: minus a mate; a draw: 0), else None."""
+    if board.is_checkmate():
+        return -MATE_VALUE
+    if board.is_stalemate() or board.is_insufficient_material():
+        return 0
+    return None
+
+
+def search_book(
+    board: chess.Board,
+    *,
+    depth: int,
+    plies: int,
+    margin: int,
+    out: str | os.PathLike[str] | None = None,
+    white: str | os.PathLike[str] | None = None,
+    black: str | os.PathLike[str] | None = None,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SearchSummary:
+    """Builds a book by search from *board*: a tree of *plies* plies that follows only the moves within
+    *margin* centipawns of the best, its values minimaxed back up from the leaves.
+
+    Ply by ply, every child of every position kept so far is searched to *depth* with
+    :func:`camelpy.batch.analyse_many` (all of a ply's positions in one batch, on *threads* workers);
+    a position's moves within *margin* of its best move are expanded further. Once the last ply is
+    searched, each expanded position takes the value of its best move, counted from the leaves up
+    (negamax), and keeps its moves within *margin* of that, each weighted ``1 + margin - shortfall``
+    (the best move ``1 + margin``); a move that was not expanded keeps its searched value (it can come
+    within the margin once the best move's value is backed up, and then has no replies in the book).
+    The book holds the kept moves of the positions reached from *board* through kept moves. Searches
+    at a fixed depth are deterministic (each worker's table is cleared per position), so the same
+    arguments write the same book, whatever *threads*. *progress* is called with ``(done, total)``
+    positions of each ply's batch.
+
+    >>> import tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "mate.bin")
+    >>> board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    >>> summary = search_book(board, depth=1, plies=1, margin=50, out=path, threads=1)
+    >>> with Book(path) as book:
+    ...     book.moves(board)
+    {Move.from_uci('d1d8'): 51}
+
+    :raises: :exc:`ValueError` for a bad number or a book that cannot be written (naming it), or a
+        *board* that is over or invalid; :exc:`TypeError` for an argument of the wrong type.
+    """
+    if not isinstance(board, chess.Board):
+        raise TypeError(f"board must be a chess.Board, got {type(board).__name__}")
+    if not board.is_valid():
+        raise ValueError(f"impossible position: {quote(board.fen())}")
+    if not any(board.legal_moves):
+        raise ValueError(f"no legal move in {quote(board.fen())}: nothing to book")
+    int_arg(depth, "depth", 1, 100)
+    int_arg(plies, "plies", 1, 100)
+    int_arg(margin, "margin", 0, MATE_VALUE)
+    outputs = _outputs(out, white, black)
+    started = time.perf_counter()
+    root = board.copy(stack=False)
+    # per ply: position key -> board; the searched value of each child (for its side to move); the
+    # moves of each position kept for the next ply
+    levels: list[dict[int, chess.Board]] = [{polyglot_key(root): root}]
+    searched: list[dict[int, int]] = []  # per ply + 1: child key -> value for its side to move
+    count = 0
+    for ply in range(plies):
+        children: dict[int, chess.Board] = {}
+        for position in levels[ply].values():
+            for move in position.legal_moves:
+                child = position.copy(stack=False)
+                child.push(move)
+                children.setdefault(polyglot_key(child), child)
+        values: dict[int, int] = {}
+        pending = []
+        for key, child in children.items():
+            terminal = _terminal_value(child)
+            if terminal is None:
+                pending.append(key)
+            else:
+                values[key] = terminal
+        results = analyse_many(
+            [children[key] for key in pending],
+            chess.engine.Limit(depth=depth),
+            threads=threads,
+            progress=progress or False,
+        )
+        for key, result in zip(pending, results):
+            if isinstance(result, Exception):  # cannot happen for legal positions; say so if it does
+                raise ValueError(f"search failed on {quote(children[key].fen())}: {brief(result)}")
+            values[key] = result.score.relative.score(mate_score=MATE_VALUE)
+        count += len(pending)
+        searched.append(values)
+        if ply + 1 == plies:
+            break
+        kept: dict[int, chess.Board] = {}
+        for position in levels[ply].values():
+            scored = _scored_moves(position, values)
+            best = max(value for _, _, value in scored)
+            for _, child_key, value in scored:
+                if value >= best - margin and _terminal_value(children[child_key]) is None:
+                    kept.setdefault(child_key, children[child_key])
+        levels.append(kept)
+
+    # negamax from the last expanded ply up: a position's value is its best move's
+    backed: list[dict[int, int]] = [dict(values) for values in searched]
+    for ply in range(len(levels) - 1, 0, -1):
+        for key, position in levels[ply].items():
+            backed[ply - 1][key] = max(value for _, _, value in _scored_moves(position, backed[ply]))
+
+    entries: list[tuple[int, int, int, chess.Color]] = []
+    frontier = {polyglot_key(root)}
+    for ply, level in enumerate(levels):
+        reached: set[int] = set()
+        for key in sorted(frontier):
+            position = level[key]
+            scored = _scored_moves(position, backed[ply])
+            best = max(value for _, _, value in scored)
+            for move, child_key, value in scored:
+                if value >= best - margin:
+                    weight = 1 + margin - (best - value)
+                    entries.append((key, raw_move(position, move), weight, position.turn))
+                    if ply + 1 < len(levels) and child_key in levels[ply + 1]:
+                        reached.add(child_key)
+        frontier = reached
+    written = _write_books(outputs, entries)
+    return SearchSummary(count, sum(len(level) for level in levels), written, time.perf_counter() - started)
+
+
+def _scored_moves(position: chess.Board, values: dict[int, int]) -> list[tuple[chess.Move, int, int]]:
+    """*position*'s legal moves with their child's key and value for *position*'s side to move."""
+    scored = []
+    for move in position.legal_moves:
+        position.push(move)
+        key = polyglot_key(position)
+        position.pop()
+        scored.append((move, key, -values[key]))
+    return scored
 
 
 def merge_books(out: str | os.PathLike[str], books: Sequence[str | os.PathLike[str]]) -> tuple[int, int]:
@@ -414,17 +598,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     b = actions.add_parser(
         "build", help="a Polyglot book from PGN games", description="a book from PGN games"
     )
-    b.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files, read in turn")
+    b.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files, read in turn (not with --search)")
     b.add_argument("--out", metavar="FILE", help="the book of both sides' moves")
     b.add_argument("--white", metavar="FILE", help="a book of White's moves only")
     b.add_argument("--black", metavar="FILE", help="a book of Black's moves only")
     b.add_argument("--min-elo", type=int, metavar="N", help="count a move only if its player is rated N+")
-    b.add_argument("--min-games", type=int, default=3, metavar="N", help="games per move (default 3)")
+    b.add_argument(
+        "--min-games", type=int, default=3, metavar="N", help="fewest games a move needs (default 3)"
+    )
     b.add_argument("--max-ply", type=int, default=30, metavar="N", help="plies read per game (default 30)")
     b.add_argument("--win", type=int, default=2, metavar="P", help="points for a win (default 2)")
     b.add_argument("--draw", type=int, default=1, metavar="P", help="points for a draw (default 1)")
     b.add_argument("--loss", type=int, default=0, metavar="P", help="points for a loss (default 0)")
     b.add_argument("--quiet", action="store_true", help="no live progress line")
+    g = b.add_argument_group("from search (instead of PGN files)")
+    g.add_argument("--search", action="store_true", help="build the book by searching from --fen")
+    g.add_argument("--fen", default="startpos", help="the root position (default: startpos)")
+    g.add_argument("--depth", type=int, default=8, metavar="N", help="search depth per position (default 8)")
+    g.add_argument(
+        "--plies", type=int, default=4, metavar="P", help="plies of book from the root (default 4)"
+    )
+    g.add_argument(
+        "--margin", type=int, default=30, metavar="CP", help="keep moves this close to the best (30)"
+    )
+    g.add_argument("--threads", type=int, metavar="T", help="search workers (default: one per core)")
     s = actions.add_parser("show", help="a position's book moves", description="a position's book moves")
     s.add_argument("book", metavar="FILE", help="a Polyglot book")
     s.add_argument("fen", metavar="FEN", help="the position (a FEN, or 'startpos')")
@@ -433,7 +630,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     m.add_argument("books", nargs="+", metavar="IN", help="the books to merge")
 
 
-_FLAGS = {"min_elo": "--min-elo", "min_games": "--min-games", "max_ply": "--max-ply"}
+_FLAGS = {"min_elo": "--min-elo", "min_games": "--min-games", "max_ply": "--max-ply", "threads": "--threads"}
 
 
 def _flags(message: str) -> str:
@@ -443,7 +640,8 @@ def _flags(message: str) -> str:
     ('--min-games must be at least 1, got 0', '--win must be between 0 and 65535, got -1')
     """
     name, space, rest = message.partition(" ")
-    flag = _FLAGS.get(name, f"--{name}" if name in ("win", "draw", "loss") else name)
+    plain = ("win", "draw", "loss", "depth", "plies", "margin")
+    flag = _FLAGS.get(name, f"--{name}" if name in plain else name)
     return flag + space + rest
 
 
@@ -459,9 +657,55 @@ def _board(fen: str) -> chess.Board:
     return board
 
 
+def _search(args: argparse.Namespace) -> int:
+    if args.pgn:
+        raise ValueError(f"--search builds from --fen, not from PGN files: got {quote(args.pgn[0])}")
+    board = _board(args.fen)
+    stream = None if args.quiet or not sys.stderr.isatty() else sys.stderr
+    ply = [0]
+
+    def show(done: int, total: int) -> None:
+        if stream is not None:
+            stream.write(f"\rbook: ply {ply[0] + 1}/{args.plies}, {done:,}/{total:,} positions\x1b[K")
+            stream.flush()
+            if done == total:
+                ply[0] += 1
+
+    try:
+        summary = search_book(
+            board,
+            depth=args.depth,
+            plies=args.plies,
+            margin=args.margin,
+            out=args.out,
+            white=args.white,
+            black=args.black,
+            threads=args.threads,
+            progress=show,
+        )
+    except (ValueError, TypeError) as err:
+        raise ValueError(_flags(str(err))) from None
+    finally:
+        if stream is not None:
+            stream.write("\r\x1b[K")
+            stream.flush()
+    s = summary
+    print(
+        f"searched {s.searched:,} positions to depth {args.depth} ({s.expanded:,} expanded) in "
+        f"{s.seconds:.2f} s"
+    )
+    for path, (entries, positions) in s.entries.items():
+        print(f"wrote {entries:,} entries ({positions:,} positions) to {quote(path)}")
+    return 0
+
+
 def _build(args: argparse.Namespace) -> int:
     if args.out is None and args.white is None and args.black is None:
         raise ValueError("no book to write: give --out, --white or --black")
+    if args.search:
+        return _search(args)
+    if not args.pgn:
+        raise ValueError("no PGN file given (or build from a position with --search)")
     stream = None if args.quiet or not sys.stderr.isatty() else sys.stderr
     display = _Display(stream)
     try:
