@@ -16,6 +16,7 @@ from camelpy._polyglot_random import RANDOM64
 from camelpy.book import MAX_WEIGHT, polyglot_key, read_entries, scaled, write_entries
 from camelpy.tools.book import Points, build_book, merge_books, search_book
 from camelpy.tools.cli import main
+from camelpy.uci import UciEngine
 
 from tests.conftest import FISCHER_EPD, STANDARD_EPD, read_balanced_openings, read_perft_suite
 
@@ -439,3 +440,16 @@ def test_search_bad_input(
     err = capsys.readouterr().err
     assert err.startswith(message.format(**names)), err
     assert len(err.splitlines()) == 1
+
+
+def test_the_engine_plays_from_a_built_book(pgn: Path, tmp_path: Path) -> None:
+    black = tmp_path / "black.bin"
+    build_book([pgn], black=black, min_games=1)
+    out: list[str] = []
+    engine = UciEngine(out.append)
+    for line in ("setoption name OwnBook value true", f"setoption name BookFile value {black}"):
+        engine.handle(line)
+    engine.handle("position startpos moves e2e4")
+    engine.handle("go wtime 1000 btime 1000")
+    engine.wait()
+    assert out[-2].startswith("info string book move ") and out[-1] == "bestmove c7c5"
