@@ -5,8 +5,13 @@ of ``balanced.epd`` and the perft suites, their children, and en-passant and cas
 
 from __future__ import annotations
 
+import io
 import os
+import signal
 import struct
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import chess
@@ -14,7 +19,7 @@ import chess.polyglot
 import pytest
 from camelpy._polyglot_random import RANDOM64
 from camelpy.book import MAX_WEIGHT, polyglot_key, read_entries, scaled, write_entries
-from camelpy.tools.book import Points, build_book, merge_books, search_book
+from camelpy.tools.book import Points, _Display, build_book, merge_books, search_book
 from camelpy.tools.cli import main
 from camelpy.uci import UciEngine
 
@@ -453,3 +458,49 @@ def test_the_engine_plays_from_a_built_book(pgn: Path, tmp_path: Path) -> None:
     engine.handle("go wtime 1000 btime 1000")
     engine.wait()
     assert out[-2].startswith("info string book move ") and out[-1] == "bestmove c7c5"
+
+
+READ_SCRIPT = """
+import sys
+from camelpy.tools import book, cli
+print("ready", flush=True)
+sys.exit(cli.main(["book", "build", sys.argv[1], "--out", sys.argv[2], "--min-games", "1", "--quiet"]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery differs on Windows")
+def test_a_real_ctrl_c_writes_the_book_of_the_games_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.pgn"
+    big.write_text((GAMES + "\n") * 30_000)  # 210,000 games: minutes to read
+    out = tmp_path / "book.bin"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", READ_SCRIPT, str(big), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    games = int(stdout.split()[1].replace(",", ""))
+    assert 0 < games < 210_000 and "Traceback" not in stderr
+    assert stderr.splitlines()[-1] == f"interrupted: the books hold the {games:,} games read"
+    with chess.polyglot.open_reader(out) as reader:
+        weights = {e.move.uci(): e.weight for e in reader.find_all(chess.Board())}
+    assert weights["e2e4"] > 0 and weights["d2d4"] > 0
+
+
+@pytest.mark.parametrize("tqdm", [True, False])
+def test_the_live_line(pgn: Path, tmp_path: Path, tqdm: bool) -> None:
+    stream = io.StringIO()
+    display = _Display(stream)
+    if not tqdm:
+        display.tqdm = None
+    build_book([pgn], out=tmp_path / "book.bin", min_games=1, progress=display)
+    display.close()
+    assert "1 games" in stream.getvalue()  # drawn once at the first game, then at most every 0.1 s
