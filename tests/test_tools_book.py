@@ -504,3 +504,13 @@ def test_the_live_line(pgn: Path, tmp_path: Path, tqdm: bool) -> None:
     build_book([pgn], out=tmp_path / "book.bin", min_games=1, progress=display)
     display.close()
     assert "1 games" in stream.getvalue()  # drawn once at the first game, then at most every 0.1 s
+
+
+def test_min_games_counts_the_games_a_move_lost_too(tmp_path: Path) -> None:
+    path = tmp_path / "three.pgn"
+    path.write_text("".join(f'[Result "{r}"]\n\n1. e4 {r}\n\n' for r in ("1-0", "0-1", "0-1")))
+    out = tmp_path / "book.bin"
+    build_book([path], out=out, min_games=3)
+    assert _book(out) == {(): {"e4": 2}}  # played 3 times, 2 points from its one win
+    build_book([path], out=out, min_games=4)
+    assert _book(out) == {}

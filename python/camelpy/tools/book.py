@@ -130,7 +130,7 @@ class BuildSummary:
     garbled: int
     """Games skipped for a move or position that could not be read."""
     first_error: str | None
-    """The first garbled game's place and reason (``file:game N: reason``)."""
+    """The first garbled game's file, number and reason (``'file' game N: reason``)."""
     entries: dict[str, tuple[int, int]]
     """For each book written (its path): entries and positions."""
     seconds: float
@@ -181,12 +181,13 @@ class _GameVisitor(chess.pgn.BaseVisitor["_GameVisitor"]):
         elif self.headers.get("Variant", "").strip().lower() not in _VARIANTS:
             self.skip = "variant"
         else:
+            # a rated side's moves count even when they earn nothing (a loss at 0 points): they are
+            # games played for --min-games, and a move whose total weight is 0 is left out at the end
             for color, tag in ((chess.WHITE, "WhiteElo"), (chess.BLACK, "BlackElo")):
-                weight = self.points.of(result, color)
-                if weight > 0 and self._rated(tag):
-                    self.weights[color] = weight
+                if self._rated(tag):
+                    self.weights[color] = self.points.of(result, color)
             if not self.weights:
-                self.skip = "no moves"
+                self.skip = "unrated"
         return chess.pgn.SKIP if self.skip else None
 
     def begin_variation(self) -> chess.pgn.SkipType:
@@ -198,7 +199,7 @@ class _GameVisitor(chess.pgn.BaseVisitor["_GameVisitor"]):
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
         self.ply += 1
         weight = self.weights.get(board.turn)
-        if weight:
+        if weight is not None:
             composite = (polyglot_key(board) << 16 | raw_move(board, move)) << 1 | board.turn
             self.moves[composite] = weight  # once per game, even if the position repeats
 
@@ -348,7 +349,7 @@ def build_book(
     chosen = [
         (composite >> 17, composite >> 1 & 0xFFFF, weight, bool(composite & 1))
         for composite, (weight, played) in counts.items()
-        if played >= min_games
+        if played >= min_games and weight > 0
     ]
     written = _write_books(outputs, chosen)
     return BuildSummary(
