@@ -597,7 +597,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``camelpy book`` arguments: one sub-command each for build, show and merge."""
     actions = p.add_subparsers(dest="action", metavar="{build,show,merge}", required=True)
     b = actions.add_parser(
-        "build", help="a Polyglot book from PGN games", description="a book from PGN games"
+        "build", help="a book from PGN games or by search", description="a book from PGN games or by search"
     )
     b.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files, read in turn (not with --search)")
     b.add_argument("--out", metavar="FILE", help="the book of both sides' moves")

@@ -77,7 +77,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("epd", "run an EPD test suite (bm/am, STS c0 points)", "camelpy.tools.epd"),
     Command("datagen", "self-play training data at a fixed node budget per move", "camelpy.tools.datagen"),
     Command(
-        "book", "build Polyglot opening books from PGN games; show and merge books", "camelpy.tools.book"
+        "book",
+        "Polyglot opening books: build (from PGN games or by search), show, merge",
+        "camelpy.tools.book",
     ),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
 )
