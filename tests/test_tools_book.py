@@ -303,6 +303,10 @@ def test_cli_build_and_show(pgn: Path, tmp_path: Path, capsys: pytest.CaptureFix
         (["build", "{tmp}", "--out", "{out}"], "error: cannot read PGN '{tmp}': Is a directory"),
         (["build", "{pgn}"], "error: no book to write: give --out, --white or --black"),
         (
+            ["build", "{pgn}", "--white", ""],
+            "error: --white must be a non-empty path without NUL characters, got ''",
+        ),
+        (
             ["build", "{pgn}", "--out", "{tmp}/no/such/book.bin"],
             "error: cannot write book '{tmp}/no/such/book.bin'",
         ),
@@ -425,6 +429,7 @@ def test_search_book_finds_the_mate_and_cli_runs(tmp_path: Path, capsys: pytest.
         ),
         (["--out", "{out}"], "error: no PGN file given (or build from a position with --search)"),
         (["--search", "--fen", "nonsense", "--out", "{out}"], "error: bad FEN 'nonsense': "),
+        (["--search", "--threads", "0", "--out", "{out}"], "error: --threads must be between 1 and "),
         (["--search", "--depth", "0", "--out", "{out}"], "error: --depth must be between 1 and 100, got 0"),
         (["--search", "--plies", "0", "--out", "{out}"], "error: --plies must be between 1 and 100, got 0"),
         (

@@ -631,7 +631,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     m.add_argument("books", nargs="+", metavar="IN", help="the books to merge")
 
 
-_FLAGS = {"min_elo": "--min-elo", "min_games": "--min-games", "max_ply": "--max-ply", "threads": "--threads"}
+_FLAGS = {
+    "min_elo": "--min-elo",
+    "min_games": "--min-games",
+    "max_ply": "--max-ply",
+    "threads": "--threads",
+    "out": "--out",
+    "white": "--white",
+    "black": "--black",
+}
 
 
 def _flags(message: str) -> str:
