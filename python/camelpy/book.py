@@ -5,6 +5,11 @@ The UCI engine consults a book (options ``OwnBook``, ``BookFile``, ``BookSeed``)
 position is in it; any position the book does not know is searched. :func:`write_book` builds a book from
 ``(board, move, weight)`` entries, which is how the tests make theirs.
 
+This module is the one writer of the format: :func:`write_entries` writes raw ``(key, move, weight)``
+entries (merged, scaled into 16 bits, sorted) for :func:`write_book` and for ``camelpy book``
+(:mod:`camelpy.tools.book`), with the key computed here by :func:`polyglot_key` from the format's
+table (:mod:`camelpy._polyglot_random`); :func:`read_entries` reads a file's raw entries back.
+
 >>> import chess, tempfile, os
 >>> from camelpy.book import Book, write_book
 >>> path = os.path.join(tempfile.mkdtemp(), "tiny.bin")
