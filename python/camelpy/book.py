@@ -151,6 +151,11 @@ def _check_board(board: object) -> None:
         raise TypeError(f"board must be a chess.Board, got {type(board).__name__} {shown(board)}")
 
 
+def _check_move(move: object) -> None:
+    if not isinstance(move, chess.Move):
+        raise TypeError(f"move must be a chess.Move, got {type(move).__name__} {shown(move)}")
+
+
 def raw_move(board: chess.Board, move: chess.Move) -> int:
     """The Polyglot move bits of *move* (legal on *board*): to file, to row, from file, from row,
     promotion; castling as king takes rook.
@@ -158,7 +163,12 @@ def raw_move(board: chess.Board, move: chess.Move) -> int:
     >>> board = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     >>> raw_move(board, chess.Move.from_uci("e2e4")), raw_move(board, chess.Move.from_uci("e1g1"))
     (796, 263)
+
+    :raises: :exc:`TypeError` for a *board* that is not a :class:`chess.Board` or a *move* that is not
+        a :class:`chess.Move`.
     """
+    _check_board(board)
+    _check_move(move)
     to_square = move.to_square
     if board.is_castling(move) and not board.chess960:
         rook_file = 7 if chess.square_file(move.to_square) > chess.square_file(move.from_square) else 0
@@ -268,7 +278,11 @@ def scaled(weights: list[int]) -> list[int]:
     [3, 1, 0]
     >>> scaled([200_000, 100_000, 1])
     [65535, 32768, 1]
+
+    :raises: :exc:`TypeError` for *weights* that are not a list of integers, :exc:`ValueError` for a
+        negative weight.
     """
+    weights = [int_arg(w, f"weights[{i}]", 0) for i, w in enumerate(items_arg(weights, "weights"))]
     largest = max(weights, default=0)
     if largest <= MAX_WEIGHT:
         return list(weights)
@@ -282,13 +296,21 @@ def write_entries(path: str | os.PathLike[str], entries: Iterable[tuple[int, int
     first. Returns the number of entries written. The learn field is written as 0.
 
     :raises: :exc:`ValueError` for a negative weight, a key or move outside its field, or a *path* that
-        cannot be written (naming it).
+        cannot be written (naming it); :exc:`TypeError` for *entries* that are not an iterable of
+        integer triples.
     """
     target = path_arg(path, "path")
+    if isinstance(entries, (str, bytes)) or not isinstance(entries, Iterable):
+        raise TypeError(f"entries must be a list, got {type(entries).__name__} {shown(entries)}")
     merged: dict[int, dict[int, int]] = {}
-    for key, raw, weight in entries:
+    for number, entry in enumerate(entries):
+        if not isinstance(entry, tuple) or len(entry) != 3 or not all(type(n) is int for n in entry):
+            raise TypeError(
+                f"entries[{number}] must be a (key, move, weight) triple of ints, got {shown(entry)}"
+            )
+        key, raw, weight = entry
         if not 0 <= key <= 0xFFFF_FFFF_FFFF_FFFF or not 0 <= raw <= 0xFFFF or weight < 0:
-            raise ValueError(f"bad book entry: key {key:#x}, move {raw:#x}, weight {weight}")
+            raise ValueError(f"bad book entry {number}: key {key:#x}, move {raw:#x}, weight {weight}")
         moves = merged.setdefault(key, {})
         moves[raw] = moves.get(raw, 0) + weight
     written = 0
@@ -321,8 +343,7 @@ def write_book(path: str | os.PathLike[str], entries: Iterable[tuple[chess.Board
             raise TypeError(f"book entry {number} must be a (board, move, weight) triple, got {shown(entry)}")
         board, move, weight = entry
         _check_board(board)
-        if not isinstance(move, chess.Move):
-            raise TypeError(f"move must be a chess.Move, got {type(move).__name__} {shown(move)}")
+        _check_move(move)
         if not board.is_legal(move):
             raise chess.IllegalMoveError(f"illegal move in book entry: {move.uci()!r} in {board.fen()}")
         int_arg(weight, "book weight", 0, MAX_WEIGHT)

@@ -64,7 +64,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-from camelpy._args import brief, int_arg, opt_int_arg, path_arg
+from camelpy import _core
+from camelpy._args import brief, int_arg, items_arg, opt_int_arg, path_arg, shown, str_arg
 from camelpy._quote import quote
 from camelpy.batch import analyse_many
 from camelpy.book import Book, polyglot_key, raw_move, read_entries, write_entries
@@ -110,7 +111,10 @@ class Points:
     def of(self, result: str, mover: chess.Color) -> int:
         """The points for *mover*'s moves in a game with this PGN *result* (``1-0``, ``0-1``, ``1/2-1/2``).
 
-        :raises: :exc:`KeyError` for another result."""
+        :raises: :exc:`ValueError` for another result, :exc:`TypeError` for one that is not a string."""
+        str_arg(result, "result")
+        if result not in _RESULTS:
+            raise ValueError(f"result must be '1-0', '0-1' or '1/2-1/2', got {shown(result)}")
         winner = _RESULTS[result]
         return self.draw if winner is None else self.win if winner == mover else self.loss
 
@@ -211,8 +215,15 @@ class _GameVisitor(chess.pgn.BaseVisitor["_GameVisitor"]):
         return self
 
 
+def _check_progress(progress: object) -> None:
+    if progress is not None and not callable(progress):
+        raise TypeError(
+            f"progress must be a callable or None, got {type(progress).__name__} {shown(progress)}"
+        )
+
+
 def _check_pgn(path: object) -> str:
-    name = path_arg(path, "PGN file")
+    name = path_arg(path, "pgn file")
     if not os.path.isfile(name):
         what = "Is a directory" if os.path.isdir(name) else "No such file or directory"
         raise ValueError(f"cannot read PGN {quote(name)}: {what}")
@@ -294,7 +305,7 @@ def build_book(
         written, or naming the argument for a bad number; :exc:`TypeError` for an argument of the wrong
         type.
     """
-    files = [_check_pgn(p) for p in pgns]
+    files = [_check_pgn(p) for p in items_arg(pgns, "pgns")]
     if not files:
         raise ValueError("no PGN file given")
     outputs = _outputs(out, white, black)
@@ -302,7 +313,8 @@ def build_book(
     int_arg(min_games, "min_games", 1)
     int_arg(max_ply, "max_ply", 1)
     if not isinstance(points, Points):
-        raise TypeError(f"points must be a Points, got {type(points).__name__}")
+        raise TypeError(f"points must be a Points, got {type(points).__name__} {shown(points)}")
+    _check_progress(progress)
 
     counts: dict[int, list[int]] = {}  # composite (key, raw move, side) -> [weight, games]
     games = used = unfinished = other_variant = garbled = 0
@@ -423,7 +435,7 @@ def search_book(
         *board* that is over or invalid; :exc:`TypeError` for an argument of the wrong type.
     """
     if not isinstance(board, chess.Board):
-        raise TypeError(f"board must be a chess.Board, got {type(board).__name__}")
+        raise TypeError(f"board must be a chess.Board, got {type(board).__name__} {shown(board)}")
     if not board.is_valid():
         raise ValueError(f"impossible position: {quote(board.fen())}")
     if not any(board.legal_moves):
@@ -432,6 +444,8 @@ def search_book(
     int_arg(plies, "plies", 1, 100)
     int_arg(margin, "margin", 0, MATE_VALUE)
     outputs = _outputs(out, white, black)
+    opt_int_arg(threads, "threads", 1, _core.MAX_THREADS)
+    _check_progress(progress)
     started = time.perf_counter()
     root = board.copy(stack=False)
     # per ply: position key -> board; the searched value of each child (for its side to move); the
@@ -521,6 +535,7 @@ def merge_books(out: str | os.PathLike[str], books: Sequence[str | os.PathLike[s
         read, :exc:`ValueError` for an *out* that cannot be written.
     """
     target = _check_out(out, "out")
+    books = items_arg(books, "books")
     if not books:
         raise ValueError("no book to merge")
     entries: list[tuple[int, int, int]] = []
