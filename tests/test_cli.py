@@ -54,7 +54,7 @@ def test_help_prints_the_usage_listing_every_command(
     assert out.out.startswith("usage: camelpy ") and out.err == ""
     listed = [line.split()[0] for line in out.out.split("commands:\n")[1].split("\n\n")[0].splitlines()]
     assert listed == [command.name for command in cli.COMMANDS] + ["help"]
-    assert {"bench", "perft", "match", "tournament", "epd", "datagen", "tune"} <= set(listed)
+    assert {"bench", "perft", "match", "tournament", "epd", "datagen", "book", "tune"} <= set(listed)
     assert "--version" in out.out and "UCI engine" in out.out
 
 

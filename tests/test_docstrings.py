@@ -44,6 +44,7 @@ MODULES = [
     "camelpy.tools.tournament",
     "camelpy.tools.epd",
     "camelpy.tools.datagen",
+    "camelpy.tools.book",
     "camelpy.tools.tune",
 ]
 

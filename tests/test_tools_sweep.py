@@ -63,6 +63,9 @@ from camelpy.tools import (
     stats,
     tournament,
 )
+from camelpy.tools import (
+    book as tools_book,
+)
 from camelpy.tools.engines import EngineConfig, EngineStartError
 from camelpy.tools.openings import Opening
 from camelpy.tools.referee import Adjudication, GameRecord, MoveRecord
@@ -854,6 +857,119 @@ _rows(
     lambda v: _scratch(lambda: polyglot.write_book("b.bin", [(chess.Board(), E2E4, v)])),
     NUMBERS,
     _exp(INT, zero=OK),
+)
+
+
+_rows("book.polyglot_key(board)", polyglot.polyglot_key, NUMBERS, _exp(OBJ))
+_rows("book.raw_move(board)", lambda v: polyglot.raw_move(v, E2E4), NUMBERS, _exp(OBJ))
+_rows("book.raw_move(move)", lambda v: polyglot.raw_move(chess.Board(), v), NUMBERS, _exp(OBJ))
+_rows("book.read_entries(path)", polyglot.read_entries, PATHS, _exp(READ))
+_rows("book.scaled(weights)", polyglot.scaled, NUMBERS, _exp(OBJ))
+_rows("book.scaled(weights[0])", lambda v: polyglot.scaled([v]), NUMBERS, _exp(INT, huge=OK, zero=OK))
+_rows(
+    "book.write_entries(path)",
+    lambda v: _scratch(lambda: polyglot.write_entries(v, [(1, 2, 3)])),
+    WRITE_PATHS,
+    _exp(READ, string=OK, dir=V, file=OK),
+)
+_rows(
+    "book.write_entries(entries)",
+    lambda v: _scratch(lambda: polyglot.write_entries("b.bin", v)),
+    NUMBERS,
+    _exp(OBJ),
+)
+_rows(
+    "book.write_entries(entries[0] weight)",
+    lambda v: _scratch(lambda: polyglot.write_entries("b.bin", [(1, 2, v)])),
+    NUMBERS,
+    _exp(INT, huge=OK, zero=OK),
+)
+
+# tools.book
+(TMP / "games.pgn").write_text('[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n', encoding="utf-8")
+_PGN = str(TMP / "games.pgn")
+
+
+def _build(**kwargs: Any) -> object:
+    arguments = {"pgns": [_PGN], "out": "b.bin", **kwargs}
+    return _scratch(lambda: tools_book.build_book(**arguments))
+
+
+def _search(**kwargs: Any) -> object:
+    arguments = {"board": chess.Board(), "depth": 1, "plies": 1, "margin": 0, "out": "b.bin", **kwargs}
+    return _scratch(lambda: tools_book.search_book(**arguments))
+
+
+_rows("tools.book.build_book(pgns)", lambda v: _build(pgns=v), NUMBERS, _exp(OBJ))
+_rows("tools.book.build_book(pgns[0])", lambda v: _build(pgns=[v]), PATHS, _exp(READ))
+_rows(
+    "tools.book.build_book(out=)",
+    lambda v: _build(out=v),
+    WRITE_PATHS,
+    _exp(READ, string=OK, dir=V, file=OK, none=V),
+)
+_rows(
+    "tools.book.build_book(white=)",
+    lambda v: _build(white=v),
+    WRITE_PATHS,
+    _exp(READ, string=OK, dir=V, file=OK, none=OK),
+)
+_rows(
+    "tools.book.build_book(min_elo=)",
+    lambda v: _build(min_elo=v),
+    NUMBERS,
+    _exp(INT, huge=OK, zero=OK, none=OK),
+)
+_rows("tools.book.build_book(min_games=)", lambda v: _build(min_games=v), NUMBERS, _exp(INT, huge=OK))
+_rows("tools.book.build_book(max_ply=)", lambda v: _build(max_ply=v), NUMBERS, _exp(INT, huge=OK))
+_rows("tools.book.build_book(points=)", lambda v: _build(points=v), NUMBERS, _exp(OBJ))
+_rows("tools.book.build_book(progress=)", lambda v: _build(progress=v), NUMBERS, _exp(OBJ, none=OK))
+for _field in ("win", "draw", "loss"):
+    _rows(
+        f"tools.book.Points({_field}=)",
+        lambda v, field=_field: tools_book.Points(**{field: v}),
+        NUMBERS,
+        _exp(INT, zero=OK),
+    )
+_rows(
+    "tools.book.Points.of(result)",
+    lambda v: tools_book.Points().of(v, chess.WHITE),
+    TEXT,
+    _exp(STR, string=V, empty=V, nul=V, long=V),
+)
+_rows("tools.book.search_book(board)", lambda v: _search(board=v), NUMBERS, _exp(OBJ))
+_rows("tools.book.search_book(depth=)", lambda v: _search(depth=v), NUMBERS, _exp(INT))
+_rows("tools.book.search_book(plies=)", lambda v: _search(plies=v), NUMBERS, _exp(INT))
+_rows("tools.book.search_book(margin=)", lambda v: _search(margin=v), NUMBERS, _exp(INT, zero=OK))
+_rows("tools.book.search_book(threads=)", lambda v: _search(threads=v), NUMBERS, _exp(INT, none=OK))
+_rows("tools.book.search_book(progress=)", lambda v: _search(progress=v), NUMBERS, _exp(OBJ, none=OK))
+_rows(
+    "tools.book.search_book(out=)",
+    lambda v: _search(out=v),
+    WRITE_PATHS,
+    _exp(READ, string=OK, dir=V, file=OK, none=V),
+)
+_rows(
+    "tools.book.merge_books(out)",
+    lambda v: _scratch(lambda: tools_book.merge_books(v, [TMP / "book.bin"])),
+    WRITE_PATHS,
+    _exp(READ, string=OK, dir=V, file=OK),
+)
+_rows(
+    "tools.book.merge_books(books)",
+    lambda v: _scratch(lambda: tools_book.merge_books("m.bin", v)),
+    NUMBERS,
+    _exp(OBJ),
+)
+_rows(
+    "tools.book.merge_books(books[0])",
+    lambda v: _scratch(lambda: tools_book.merge_books("m.bin", [v])),
+    PATHS,
+    _exp(READ),
+)
+_rows("tools.book.show_lines(path)", lambda v: tools_book.show_lines(v, chess.Board()), PATHS, _exp(READ))
+_rows(
+    "tools.book.show_lines(board)", lambda v: tools_book.show_lines(TMP / "book.bin", v), NUMBERS, _exp(OBJ)
 )
 
 

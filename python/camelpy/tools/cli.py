@@ -76,6 +76,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("tournament", "a gauntlet or round-robin from a TOML config", "camelpy.tools.tournament"),
     Command("epd", "run an EPD test suite (bm/am, STS c0 points)", "camelpy.tools.epd"),
     Command("datagen", "self-play training data at a fixed node budget per move", "camelpy.tools.datagen"),
+    Command(
+        "book",
+        "Polyglot opening books: build (from PGN games or by search), show, merge",
+        "camelpy.tools.book",
+    ),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
 )
 """The tool subcommands, in the order the usage lists them."""
