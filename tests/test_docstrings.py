@@ -31,6 +31,7 @@ MODULES = [
     "camelpy.timeman",
     "camelpy.book",
     "camelpy.data",
+    "camelpy.minichess",
     "camelpy.tools.bench",
     "camelpy.tools.cli",
     "camelpy.tools.stats",
