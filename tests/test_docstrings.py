@@ -46,6 +46,7 @@ MODULES = [
     "camelpy.tools.epd",
     "camelpy.tools.datagen",
     "camelpy.tools.tune",
+    "camelpy.tools.minichess",
 ]
 
 

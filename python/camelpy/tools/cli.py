@@ -77,6 +77,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("epd", "run an EPD test suite (bm/am, STS c0 points)", "camelpy.tools.epd"),
     Command("datagen", "self-play training data at a fixed node budget per move", "camelpy.tools.datagen"),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
+    Command(
+        "minichess",
+        "MiniChess (6x5): the course's file-protocol runner, a random player, perft",
+        "camelpy.tools.minichess",
+    ),
 )
 """The tool subcommands, in the order the usage lists them."""
 
