@@ -398,6 +398,8 @@ def test_bad_arguments() -> None:
         perft("kqbnr/ppppp/5/5/PPPPP/RNBQK w 0", 1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="row must be between 0 and 5, got 6"):
         Board().piece_at(6, 0)
+    with pytest.raises(TypeError, match="color must be WHITE"):
+        Board().material(0)  # the course's number for White: refused, it would read as Black
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,20 @@ def test_garbage_loses(tmp_path: Path) -> None:
     assert game.reason == "White wrote a malformed move 'e2e4 please'" and game.moves == []
 
 
+def test_only_the_tail_of_a_huge_action_file_is_read(tmp_path: Path) -> None:
+    """A player that writes a 1 MB line ending in a move: the runner reads the last 64 KiB and does not
+    take the end of that line for a move; a move on a line of its own after it counts."""
+    filler = tmp_path / "filler"
+    filler.write_text("x" * 1_000_000 + " 4 0 3 0\n")
+    huge = script(tmp_path, "huge", f"cat {filler} > action")
+    game = play_game([huge, RANDOM], FAST, out=None)
+    assert game.result == "0-1" and game.reason.startswith("White wrote no move in its action file")
+    (tmp_path / "filler").write_text("x" * 1_000_000 + "\n4 1 3 1\n")
+    silent = script(tmp_path, "silent", "exit 0")
+    game = play_game([huge, silent], FAST, out=None)
+    assert game.moves == [Move(4, 1, 3, 1)]
+
+
 def test_illegal_move_loses(tmp_path: Path) -> None:
     white = scripted(tmp_path, "white", ["4 0 3 0"])
     illegal = script(tmp_path, "illegal", "echo '1 0 3 0' > action")  # a double step

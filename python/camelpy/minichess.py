@@ -344,8 +344,15 @@ class Board:
 
         >>> Board().material(WHITE)
         51
+
+        :raises: :exc:`TypeError` for a *color* that is not :data:`WHITE` or :data:`BLACK` (a ``bool``;
+            the course's ``0`` for White would read as ``False``, Black, so numbers are refused).
         """
-        return self._native.material(bool(color))
+        if not isinstance(color, bool):
+            raise TypeError(
+                f"color must be WHITE (True) or BLACK (False), got {type(color).__name__} {color!r}"
+            )
+        return self._native.material(color)
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""

@@ -70,6 +70,9 @@ STATE = "state"
 """The file the runner writes for the player to move."""
 ACTION = "action"
 """The file the player writes its moves to."""
+ACTION_TAIL = 1 << 16
+"""Bytes read from the end of ``action``: a player may write many lines, or a huge file, and only the
+last complete line counts (a longer line is not a move anyway)."""
 LOG = "player.log"
 """Where a player's standard output and error go, in its working directory."""
 
@@ -163,9 +166,14 @@ class FilePlayer:
             proc.wait()
         elapsed = time.monotonic() - start
         try:
-            data = action.read_bytes()
+            with open(action, "rb") as f:
+                size = f.seek(0, os.SEEK_END)
+                f.seek(max(0, size - ACTION_TAIL))
+                data = f.read(ACTION_TAIL)
         except OSError:
             return None, elapsed, killed
+        if size > ACTION_TAIL:  # the tail may start inside a line: drop that part
+            data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
         return last_complete_line(data, finished=not killed), elapsed, killed
 
 
