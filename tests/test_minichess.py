@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
+from pathlib import Path
 
 import camelpy.errors
 import pytest
@@ -179,8 +181,6 @@ def test_perft_matches_the_reference(text: str, counts: list[int]) -> None:
 def test_walks_agree_with_the_reference_move_by_move() -> None:
     """Seeded random games from several positions: at every ply the core and the reference list the
     same moves and agree on the result, and popping every move restores the start exactly."""
-    import random
-
     rng = random.Random(18)
     for text, _ in PERFT:
         for _ in range(20):
@@ -239,10 +239,7 @@ def test_zobrist_key_depends_on_the_position_only() -> None:
     assert Board(c.fen().replace(" 3", " 17")).zobrist_key == c.zobrist_key
 
 
-def test_state_file_round_trip(tmp_path: object) -> None:
-    import pathlib
-
-    assert isinstance(tmp_path, pathlib.Path)
+def test_state_file_round_trip(tmp_path: Path) -> None:
     assert STARTING_STATE.splitlines() == [
         "0",
         *["0 0 0 0 0"] * 4,
@@ -268,6 +265,10 @@ def test_repr_rebuilds_and_copies_are_independent() -> None:
     other.push("1 1 0 1")
     assert other != board and other.piece_at(0, 1) == "Q" and board.piece_at(1, 1) == "P"
     assert copy.copy(board) == board
+    board.push("1 3 0 2")
+    for clone in (copy.deepcopy(board), pickle.loads(pickle.dumps(board))):
+        assert clone == board and clone.move_stack == [Move(1, 3, 0, 2)]
+        assert clone.pop() == Move(1, 3, 0, 2) and clone.fen() == "k1n1r/1P1P1/5/5/1p1p1/R1N1K w 10"
     mv = Move(4, 0, 3, 0)
     assert eval(repr(mv), {"Move": Move}) == mv and pickle.loads(pickle.dumps(mv)) == mv
     assert Move.parse(str(mv)) == mv and hash(mv) == hash(Move(4, 0, 3, 0))

@@ -377,6 +377,23 @@ class Board:
     def __copy__(self) -> Board:
         return self.copy()
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickles as the board the moves were pushed on plus the moves, so the stack survives.
+
+        >>> import pickle
+        >>> board = Board()
+        >>> board.push("4 0 3 0")
+        >>> again = pickle.loads(pickle.dumps(board))
+        >>> again == board, again.move_stack
+        (True, [Move(4, 0, 3, 0)])
+        """
+        root = self.copy()
+        moves = [str(root.pop()) for _ in range(len(self._native.move_stack()))]
+        return (_rebuild, (root.fen(), moves[::-1]))
+
     def __eq__(self, other: object) -> bool:
         """Boards are equal when their one-line forms are (pieces, side to move, ply count)."""
         return isinstance(other, Board) and self.fen() == other.fen()
@@ -393,6 +410,14 @@ class Board:
             lines.append(f"{row}  " + " ".join(cells))
         lines.append("   " + " ".join(str(col) for col in range(COLS)))
         return "\n".join(lines)
+
+
+def _rebuild(text: str, moves: list[str]) -> Board:
+    """The board *text* with *moves* pushed (what :meth:`Board.__reduce__` pickles)."""
+    board = Board(text)
+    for move in moves:
+        board.push(move)
+    return board
 
 
 def perft(board: Board, depth: int) -> int:

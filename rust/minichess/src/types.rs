@@ -244,6 +244,7 @@ impl Square {
 /// let mv = Move::new(Square::new(4, 0).unwrap(), Square::new(3, 0).unwrap());
 /// assert_eq!(mv.to_string(), "4 0 3 0");
 /// assert_eq!("4 0 3 0".parse::<Move>(), Ok(mv));
+/// assert!("+4 0 3 0".parse::<Move>().is_err() && "4 0 6 0".parse::<Move>().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move {
@@ -274,8 +275,9 @@ impl std::str::FromStr for Move {
     /// Four whitespace-separated numbers `from_row from_col to_row to_col`, each on the board.
     fn from_str(text: &str) -> Result<Move, Self::Err> {
         let bad = || crate::error::ParseMoveError { text: text.to_string() };
-        let numbers: Vec<u8> =
-            text.split_whitespace().map(|w| w.parse::<u8>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+        // ASCII digits only (`u8::from_str` would also take a leading `+`).
+        let number = |w: &str| w.bytes().all(|b| b.is_ascii_digit()).then(|| w.parse::<u8>().ok()).flatten();
+        let numbers: Vec<u8> = text.split_whitespace().map(number).collect::<Option<_>>().ok_or_else(bad)?;
         let [fr, fc, tr, tc] = numbers[..] else { return Err(bad()) };
         Ok(Move::new(Square::new(fr, fc).ok_or_else(bad)?, Square::new(tr, tc).ok_or_else(bad)?))
     }
