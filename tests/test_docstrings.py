@@ -31,6 +31,7 @@ MODULES = [
     "camelpy.timeman",
     "camelpy.book",
     "camelpy.data",
+    "camelpy.minichess",
     "camelpy.tools.bench",
     "camelpy.tools.cli",
     "camelpy.tools.stats",
@@ -46,6 +47,7 @@ MODULES = [
     "camelpy.tools.datagen",
     "camelpy.tools.book",
     "camelpy.tools.tune",
+    "camelpy.tools.minichess",
 ]
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["DataFileError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError"]
+__all__ = ["DataFileError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "InvalidStateError"]
 
 
 class InvalidFenError(ValueError):
@@ -83,4 +83,20 @@ class DataFileError(ValueError):
     ... except camelpy.errors.DataFileError as err:
     ...     print(str(err).endswith("is not a camelpy data file (it does not start with CAMELPYD)"))
     True
+    """
+
+
+class InvalidStateError(ValueError):
+    """A MiniChess board text that cannot be read: the course's ``state`` file or camelpy's one-line
+    form (:mod:`camelpy.minichess`), or one that describes a board the rules cannot reach (two kings of
+    a colour, no king, a pawn on its promotion row, a square given to both sides).
+
+    The message names what is wrong and quotes the text.
+
+    >>> import camelpy.minichess
+    >>> try:
+    ...     camelpy.minichess.Board("kqbnr/ppppp w 0")
+    ... except camelpy.errors.InvalidStateError as err:
+    ...     print(err)
+    expected 6 rows separated by '/', got 2: 'kqbnr/ppppp w 0'
     """

@@ -82,6 +82,11 @@ COMMANDS: tuple[Command, ...] = (
         "camelpy.tools.book",
     ),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
+    Command(
+        "minichess",
+        "MiniChess (6x5): the course's file-protocol runner, a random player, perft",
+        "camelpy.tools.minichess",
+    ),
 )
 """The tool subcommands, in the order the usage lists them."""
 

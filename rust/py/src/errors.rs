@@ -10,6 +10,8 @@ use pyo3::{
 import_exception!(camelpy.errors, InvalidFenError);
 import_exception!(camelpy.errors, InvalidMoveError);
 import_exception!(camelpy.errors, IllegalMoveError);
+// A MiniChess board text that cannot be read (`camelpy.minichess`).
+import_exception!(camelpy.errors, InvalidStateError);
 
 /// A FEN problem as `camelpy.InvalidFenError` (message from the core: names the field, quotes the input).
 pub fn fen_error(e: FenError) -> PyErr {

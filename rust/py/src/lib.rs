@@ -9,6 +9,7 @@ mod errors;
 mod eval;
 mod info;
 mod interrupt;
+mod minichess;
 mod perft;
 mod search;
 mod threads;
@@ -36,6 +37,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_BENCH_DEPTH", args::MAX_BENCH_DEPTH)?;
     m.add("MAX_PERFT_DEPTH", args::MAX_PERFT_DEPTH)?;
     m.add("DATAGEN_DEFAULTS", data::defaults())?;
+    m.add("MINICHESS_START", minichess::START)?;
+    m.add("MINICHESS_MAX_PLIES", minichess::PLIES)?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     m.add_class::<board::PyPosition>()?;
     m.add_class::<search::PyEngine>()?;
@@ -45,6 +48,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board::_restore_position, m)?)?;
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
+    m.add_class::<minichess::PyMiniBoard>()?;
+    m.add_function(wrap_pyfunction!(minichess::minichess_perft, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add_function(wrap_pyfunction!(threads::analyse_many, m)?)?;
     m.add_function(wrap_pyfunction!(eval::default_params, m)?)?;

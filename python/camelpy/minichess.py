@@ -1,0 +1,461 @@
+"""MiniChess: chess on 6 rows × 5 columns, the game of a widely taught AI course, with the rules in the
+Rust core (crate ``camelpy-minichess``) and a python-chess-style :class:`Board`.
+
+The rules (camelpy's issue 18): row 0 is the top (Black's back rank ``K Q B N R`` from column 0, pawns on
+row 1), row 5 the bottom (White's ``R N B Q K``, pawns on row 4); White moves first. Pieces move as in
+chess; pawns step one square forward only (no double step, so no en passant) and capture one square
+diagonally forward; a pawn reaching the last row becomes a queen. No castling. **No check rule**: any
+move that follows the movement rules is legal, and capturing the opponent's king wins at once. After
+:data:`MAX_PLIES` plies the material count decides (queen 20, bishop 8, knight 7, rook 6, pawn 2, kings
+not counted; equal totals draw). A side to move that has no move at all **loses** (the course's rules
+are silent; under its runner such a player can only output no move or an illegal one, which loses).
+A finished game has no legal moves.
+
+Moves are :class:`Move` values, written as the course writes them, ``from_row from_col to_row to_col``.
+Boards read and write two texts: the course's ``state`` file (:meth:`Board.from_state`,
+:meth:`Board.state`) and a one-line FEN-like form (:meth:`Board.fen`): the rows from row 0 to row 5
+separated by ``/`` (``KQBNRP`` White, ``kqbnrp`` Black, digits for empty squares), ``w`` or ``b``, and the
+plies played, which the ``state`` file does not hold.
+
+>>> from camelpy.minichess import Board, Move, perft
+>>> board = Board()
+>>> len(board.legal_moves), board.legal_moves[-2:]
+(7, [Move(5, 1, 3, 0), Move(5, 1, 3, 2)])
+>>> board.push("4 2 3 2")
+>>> board
+Board('kqbnr/ppppp/5/2P2/PP1PP/RNBQK b 1')
+>>> print(board)
+0  k q b n r
+1  p p p p p
+2  . . . . .
+3  . . P . .
+4  P P . P P
+5  R N B Q K
+   0 1 2 3 4
+>>> board.pop()
+Move(4, 2, 3, 2)
+>>> perft(board, 4)
+4230
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import os
+import tempfile
+from typing import Union
+
+from camelpy import _core
+from camelpy._args import int_arg, path_arg, read_text, str_arg
+from camelpy._quote import quote
+from camelpy.errors import InvalidMoveError
+
+__all__ = [
+    "BLACK",
+    "COLS",
+    "MAX_PLIES",
+    "ROWS",
+    "STARTING_STATE",
+    "STARTING_TEXT",
+    "WHITE",
+    "Board",
+    "Move",
+    "Outcome",
+    "Termination",
+    "perft",
+    "write_atomically",
+]
+
+WHITE = True
+"""White, as python-chess spells colours (the course's ``0``)."""
+BLACK = False
+"""Black (the course's ``1``)."""
+ROWS = 6
+"""Rows, numbered 0 (top, Black's back rank) to 5."""
+COLS = 5
+"""Columns, numbered 0 to 4."""
+MAX_PLIES: int = _core.MINICHESS_MAX_PLIES
+"""Plies after which the game ends by the material count (50: 25 moves each)."""
+STARTING_TEXT: str = _core.MINICHESS_START
+"""The start in the one-line form."""
+STARTING_STATE: str = _core.MiniBoard().state()
+"""The start as the course's ``state`` file."""
+
+_MOVE_SYNTAX = "expected 'from_row from_col to_row to_col' on the 6x5 board"
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Move:
+    """A move from (*from_row*, *from_col*) to (*to_row*, *to_col*). A pawn that reaches its last row
+    always becomes a queen, so there is no promotion field. ``str`` writes the course's form.
+
+    >>> mv = Move.parse("4 0 3 0")
+    >>> mv, str(mv)
+    (Move(4, 0, 3, 0), '4 0 3 0')
+    >>> Move(4, 0, 6, 0)
+    Traceback (most recent call last):
+    ...
+    camelpy.errors.InvalidMoveError: invalid move (expected 'from_row from_col to_row to_col' ...): '4 0 6 0'
+
+    :raises: :exc:`TypeError` for a coordinate that is not an integer, :exc:`camelpy.errors.InvalidMoveError`
+        (a :exc:`ValueError`) for one off the board.
+    """
+
+    from_row: int
+    """The row the piece leaves (0 top to 5 bottom)."""
+    from_col: int
+    """The column it leaves (0 to 4)."""
+    to_row: int
+    """The row it lands on."""
+    to_col: int
+    """The column it lands on."""
+
+    def __post_init__(self) -> None:
+        for name in ("from_row", "from_col", "to_row", "to_col"):
+            int_arg(getattr(self, name), name, None)  # the type check (a TypeError); the range below
+        if not (0 <= self.from_row < ROWS and 0 <= self.to_row < ROWS) or not (
+            0 <= self.from_col < COLS and 0 <= self.to_col < COLS
+        ):
+            raise InvalidMoveError(f"invalid move ({_MOVE_SYNTAX}): {quote(str(self))}")
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """The move *text* writes: four whole numbers separated by whitespace, as the course's ``action``
+        file holds them.
+
+        >>> Move.parse(" 5 1\\t3 2\\r")
+        Move(5, 1, 3, 2)
+        >>> Move.parse("e2e4")
+        Traceback (most recent call last):
+        ...
+        camelpy.errors.InvalidMoveError: invalid move (expected 'from_row from_col to_row to_col' ...): 'e2e4'
+
+        :raises: :exc:`TypeError` for a *text* that is not a string, :exc:`camelpy.errors.InvalidMoveError`
+            for one that is not a move on the board.
+        """
+        words = str_arg(text, "move").split()
+        if len(words) != 4 or not all(w.isascii() and w.isdigit() and len(w) <= 2 for w in words):
+            raise InvalidMoveError(f"invalid move ({_MOVE_SYNTAX}): {quote(text)}")
+        try:
+            return cls(*(int(w) for w in words))
+        except InvalidMoveError:
+            raise InvalidMoveError(f"invalid move ({_MOVE_SYNTAX}): {quote(text)}") from None
+
+    def __str__(self) -> str:
+        return f"{self.from_row} {self.from_col} {self.to_row} {self.to_col}"
+
+    def __repr__(self) -> str:
+        return f"Move({self.from_row}, {self.from_col}, {self.to_row}, {self.to_col})"
+
+    def _tuple(self) -> tuple[int, int, int, int]:
+        return (self.from_row, self.from_col, self.to_row, self.to_col)
+
+
+class Termination(enum.Enum):
+    """How a game ended."""
+
+    KING_CAPTURED = "king_captured"
+    """A king was captured: the capturer wins."""
+    MATERIAL_COUNT = "material_count"
+    """:data:`MAX_PLIES` plies were played: the higher material total wins, equal totals draw."""
+    NO_MOVES = "no_moves"
+    """The side to move had no move: it loses."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """The end of a game, as python-chess's ``Outcome``.
+
+    >>> Outcome(Termination.KING_CAPTURED, WHITE).result()
+    '1-0'
+    """
+
+    termination: Termination
+    """Why the game ended."""
+    winner: bool | None
+    """:data:`WHITE`, :data:`BLACK`, or ``None`` for a draw."""
+
+    def result(self) -> str:
+        """``1-0``, ``0-1`` or ``1/2-1/2``."""
+        return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
+
+
+MoveLike = Union[Move, str]
+"""What :meth:`Board.push` takes: a :class:`Move` or its text."""
+
+
+class Board:
+    """A MiniChess game: the pieces, the side to move, the plies played and the moves pushed on this
+    board, backed by the Rust core. *text* is the one-line form (default: the start).
+
+    >>> board = Board("k4/5/5/5/5/Q3K w 7")
+    >>> board.push(Move(5, 0, 0, 0))
+    >>> board.outcome()
+    Outcome(termination=<Termination.KING_CAPTURED: 'king_captured'>, winner=True)
+    >>> board.is_game_over(), board.result(), board.legal_moves
+    (True, '1-0', [])
+
+    :raises: :exc:`camelpy.errors.InvalidStateError` (a :exc:`ValueError`) for a text that cannot be read
+        or describes a board the rules cannot reach; :exc:`TypeError` for one that is not a string.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(self, text: str = STARTING_TEXT) -> None:
+        self._native = _core.MiniBoard(str_arg(text, "text"))
+
+    @classmethod
+    def _wrap(cls, native: _core.MiniBoard) -> Board:
+        board = cls.__new__(cls)
+        board._native = native
+        return board
+
+    @classmethod
+    def from_state(cls, text: str, ply: int = 0) -> Board:
+        """The board a course ``state`` file's *text* describes, *ply* plies into the game (the file does
+        not say; 0 by default).
+
+        >>> Board.from_state(STARTING_STATE) == Board()
+        True
+        >>> Board.from_state("0\\n1 2 3")
+        Traceback (most recent call last):
+        ...
+        camelpy.errors.InvalidStateError: expected 13 lines (...), got 2: '0\\n1 2 3'
+
+        :raises: :exc:`camelpy.errors.InvalidStateError` for a text that is not a state file,
+            :exc:`ValueError` for a *ply* out of range, :exc:`TypeError` for arguments of the wrong type.
+        """
+        return cls._wrap(_core.MiniBoard.from_state(str_arg(text, "text"), ply))
+
+    @classmethod
+    def read_state(cls, path: str | os.PathLike[str], ply: int = 0) -> Board:
+        """The board of the ``state`` file at *path* (see :meth:`from_state`).
+
+        :raises: :exc:`ValueError` naming the path for a file that cannot be read, and as
+            :meth:`from_state`.
+        """
+        return cls.from_state(read_text(path, "path", "state file"), ply)
+
+    def state(self) -> str:
+        """The course's ``state`` file text (no ply count; ends with a newline).
+
+        >>> print(Board().state(), end="")  # doctest: +ELLIPSIS
+        0
+        0 0 0 0 0
+        ...
+        2 3 4 5 6
+        6 5 4 3 2
+        ...
+        0 0 0 0 0
+        """
+        return self._native.state()
+
+    def write_state(self, path: str | os.PathLike[str]) -> None:
+        """Writes :meth:`state` to *path* atomically (:func:`write_atomically`)."""
+        write_atomically(path_arg(path, "path"), self.state())
+
+    def fen(self) -> str:
+        """The one-line form: rows 0 to 5 separated by ``/``, the side to move, the plies played.
+
+        >>> Board().fen()
+        'kqbnr/ppppp/5/5/PPPPP/RNBQK w 0'
+        """
+        return self._native.text()
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, in order of the square they leave, then of the one they reach; none once
+        the game is over."""
+        return [Move(*t) for t in self._native.legal_moves()]
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether *move* is legal here."""
+        return move._tuple() in self._native.legal_moves()
+
+    def push(self, move: MoveLike) -> None:
+        """Plays *move* (a :class:`Move` or its text).
+
+        >>> board = Board()
+        >>> board.push("4 0 2 0")
+        Traceback (most recent call last):
+        ...
+        camelpy.errors.IllegalMoveError: illegal move: '4 0 2 0' in 'kqbnr/ppppp/5/5/PPPPP/RNBQK w 0'
+
+        :raises: :exc:`camelpy.errors.InvalidMoveError` for text that is not a move,
+            :exc:`camelpy.errors.IllegalMoveError` for a move not legal here (both :exc:`ValueError`);
+            the board is left unchanged.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        elif not isinstance(move, Move):
+            raise TypeError(f"move must be a Move or a str, got {type(move).__name__} {move!r}")
+        self._native.push(move._tuple())
+
+    def pop(self) -> Move:
+        """Takes back the last move and returns it.
+
+        :raises: :exc:`IndexError` when no move was pushed on this board.
+        """
+        return Move(*self._native.pop())
+
+    def peek(self) -> Move:
+        """The last move pushed.
+
+        :raises: :exc:`IndexError` when there is none.
+        """
+        stack = self._native.move_stack()
+        if not stack:
+            raise IndexError("peek from empty move stack")
+        return Move(*stack[-1])
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed on this board, oldest first (a copy)."""
+        return [Move(*t) for t in self._native.move_stack()]
+
+    @property
+    def turn(self) -> bool:
+        """The side to move: :data:`WHITE` (``True``) or :data:`BLACK`."""
+        return self._native.turn
+
+    @property
+    def ply(self) -> int:
+        """Plies played in the game (from the one-line form's count, plus the moves pushed)."""
+        return self._native.ply
+
+    @property
+    def zobrist_key(self) -> int:
+        """The position's Zobrist key (pieces and side to move; not the ply count)."""
+        return self._native.zobrist_key
+
+    def piece_at(self, row: int, col: int) -> str | None:
+        """The letter of the piece on (*row*, *col*) (``KQBNRP`` White, lowercase Black), or ``None``.
+
+        >>> Board().piece_at(5, 4), Board().piece_at(2, 2)
+        ('K', None)
+
+        :raises: :exc:`ValueError` for a square off the board, :exc:`TypeError` for a non-integer.
+        """
+        return self._native.piece_at(int_arg(row, "row", 0, ROWS - 1), int_arg(col, "col", 0, COLS - 1))
+
+    def material(self, color: bool) -> int:
+        """*color*'s material by the count's values (kings not counted).
+
+        >>> Board().material(WHITE)
+        51
+
+        :raises: :exc:`TypeError` for a *color* that is not :data:`WHITE` or :data:`BLACK` (a ``bool``;
+            the course's ``0`` for White would read as ``False``, Black, so numbers are refused).
+        """
+        if not isinstance(color, bool):
+            raise TypeError(
+                f"color must be WHITE (True) or BLACK (False), got {type(color).__name__} {color!r}"
+            )
+        return self._native.material(color)
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        found = self._native.outcome()
+        if found is None:
+            return None
+        return Outcome(Termination(found[0]), found[1])
+
+    def is_game_over(self) -> bool:
+        """Whether the game has ended (a king captured, the ply count reached, or no move)."""
+        return self._native.outcome() is not None
+
+    def result(self) -> str:
+        """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while the game goes on."""
+        outcome = self.outcome()
+        return "*" if outcome is None else outcome.result()
+
+    def copy(self) -> Board:
+        """A copy, with its move stack."""
+        return self._wrap(self._native.copy())
+
+    def __copy__(self) -> Board:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickles as the board the moves were pushed on plus the moves, so the stack survives.
+
+        >>> import pickle
+        >>> board = Board()
+        >>> board.push("4 0 3 0")
+        >>> again = pickle.loads(pickle.dumps(board))
+        >>> again == board, again.move_stack
+        (True, [Move(4, 0, 3, 0)])
+        """
+        root = self.copy()
+        moves = [str(root.pop()) for _ in range(len(self._native.move_stack()))]
+        return (_rebuild, (root.fen(), moves[::-1]))
+
+    def __eq__(self, other: object) -> bool:
+        """Boards are equal when their one-line forms are (pieces, side to move, ply count)."""
+        return isinstance(other, Board) and self.fen() == other.fen()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess's Board
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"
+
+    def __str__(self) -> str:
+        lines = []
+        for row in range(ROWS):
+            cells = (self._native.piece_at(row, col) or "." for col in range(COLS))
+            lines.append(f"{row}  " + " ".join(cells))
+        lines.append("   " + " ".join(str(col) for col in range(COLS)))
+        return "\n".join(lines)
+
+
+def _rebuild(text: str, moves: list[str]) -> Board:
+    """The board *text* with *moves* pushed (what :meth:`Board.__reduce__` pickles)."""
+    board = Board(text)
+    for move in moves:
+        board.push(move)
+    return board
+
+
+def perft(board: Board, depth: int) -> int:
+    """The number of leaves of the legal move tree *depth* plies below *board* (1 at depth 0; a finished
+    game has no moves), counted in the core with the GIL released; Ctrl-C stops a deep count.
+
+    >>> perft(Board(), 3)
+    452
+
+    :raises: :exc:`TypeError` for a *board* that is not a :class:`Board` or a non-integer *depth*,
+        :exc:`ValueError` for a *depth* out of range.
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be a camelpy.minichess.Board, got {type(board).__name__}")
+    return _core.minichess_perft(board._native, depth)
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Writes *text* to *path* so that a reader sees the old file or the whole new one, never a part:
+    the text goes to a temporary file in the same directory, which then replaces *path*
+    (:func:`os.replace` is atomic on POSIX and Windows).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "action")
+    >>> write_atomically(path, "4 0 3 0\\n")
+    >>> open(path).read()
+    '4 0 3 0\\n'
+
+    :raises: :exc:`OSError` when the directory cannot be written.
+    """
+    target = path_arg(path, "path")
+    directory = os.path.dirname(os.path.abspath(target))
+    fd, temporary = tempfile.mkstemp(dir=directory, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,359 @@
+"""``camelpy minichess``: MiniChess (6×5, :mod:`camelpy.minichess`) from the command line.
+
+* ``camelpy minichess runner PLAYER1 PLAYER2 [--time-per-move S]``: the course's game runner. PLAYER1
+  plays White, PLAYER2 Black; each is any command line (a course player in C++, ``camelpy minichess
+  player --random``, a script). For every move the runner starts the player to move in its own working
+  directory holding ``state`` (the course's format), waits up to the time limit, kills it (and every
+  process it started) when over, and reads the **last complete line** of ``action``: a line ended by a
+  newline, or, when the player exited by itself, also a last line without one (it had finished
+  writing). A player that writes nothing, garbage or an illegal move loses; one killed for time plays
+  the last complete move it wrote (iterative deepening writes each better move). The runner prints
+  each move and the board, and the result: king capture, a player's failure, or the material count
+  after 50 plies. A player's working directory persists from move to move (its own files stay) and
+  ``action`` is removed before each of its moves; its standard output and error go to ``player.log``
+  there (``--workdir`` keeps the directories).
+* ``camelpy minichess player --random [--seed N]``: a file-protocol player (the course's "random"
+  baseline): reads ``state`` in the current directory and writes one legal move, chosen at random, to
+  ``action``, atomically (a temporary file renamed over it), so a reader never sees half a line. With
+  ``--seed`` the choice depends only on the seed and the position.
+* ``camelpy minichess perft DEPTH [--text T]``: counts the leaves of the move tree (as ``camelpy perft``).
+
+This is POSIX code: a player runs in a new session, so that a time-out can kill its whole process
+group.
+
+>>> from camelpy.minichess import Board
+>>> last_complete_line(b"4 0 3 0\\n4 1 3", finished=False)
+'4 0 3 0'
+>>> last_complete_line(b"4 0 3 0\\n4 1 3 1", finished=True)
+'4 1 3 1'
+>>> describe(GameResult("1-0", True, "king captured", [], Board().fen()))
+'1-0 (White wins: king captured)'
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from camelpy._args import brief, int_arg, path_arg, real_arg, split_command
+from camelpy._quote import quote
+from camelpy.errors import IllegalMoveError, InvalidMoveError
+from camelpy.minichess import WHITE, Board, Move, Termination, perft, write_atomically
+
+__all__ = [
+    "DEFAULT_TIME_PER_MOVE",
+    "GameResult",
+    "FilePlayer",
+    "add_arguments",
+    "describe",
+    "last_complete_line",
+    "main",
+    "play_game",
+    "random_move",
+]
+
+DEFAULT_TIME_PER_MOVE = 10.0
+"""Seconds a player may think per move: the course's limit."""
+
+STATE = "state"
+"""The file the runner writes for the player to move."""
+ACTION = "action"
+"""The file the player writes its moves to."""
+ACTION_TAIL = 1 << 16
+"""Bytes read from the end of ``action``: a player may write many lines, or a huge file, and only the
+last complete line counts (a longer line is not a move anyway)."""
+LOG = "player.log"
+"""Where a player's standard output and error go, in its working directory."""
+
+_COLOR_NAMES = {True: "White", False: "Black"}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    """How a runner game ended."""
+
+    result: str
+    """``1-0``, ``0-1`` or ``1/2-1/2``."""
+    winner: bool | None
+    """:data:`camelpy.minichess.WHITE`, ``BLACK``, or ``None`` for a draw."""
+    reason: str
+    """Why, in a few words: ``king captured``, ``material count 22-21``, ``illegal move '…'``, …"""
+    moves: list[Move]
+    """The moves played."""
+    final: str
+    """The final board in the one-line form."""
+
+
+def describe(result: GameResult) -> str:
+    """One line for a result: ``1-0 (White wins: king captured)``."""
+    who = "draw" if result.winner is None else f"{_COLOR_NAMES[result.winner]} wins"
+    return f"{result.result} ({who}: {result.reason})"
+
+
+def last_complete_line(data: bytes, *, finished: bool) -> str | None:
+    """The last non-blank complete line of an ``action`` file's bytes, or ``None``. A line is complete
+    when a newline ends it, or, if the writer *finished* (exited by itself), when it is the last one."""
+    text = data.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    if not finished:
+        lines = lines[:-1]  # the part after the last newline may be half written
+    for line in reversed(lines):
+        if line.strip():
+            return line.strip()
+    return None
+
+
+def _command_words(command: str) -> list[str]:
+    """*command* split into words, a first word naming a file by a relative path made absolute (the
+    player runs in another directory)."""
+    words = split_command(command, "player")
+    if os.sep in words[0] and not os.path.isabs(words[0]):
+        words[0] = os.path.abspath(words[0])
+    return words
+
+
+class FilePlayer:
+    """A file-protocol player: a command started once per move in *workdir*."""
+
+    def __init__(self, command: str, workdir: Path) -> None:
+        self.command = command
+        self.words = _command_words(command)
+        self.workdir = workdir
+        workdir.mkdir(parents=True, exist_ok=True)
+
+    def think(self, board: Board, seconds: float) -> tuple[str | None, float, bool]:
+        """Runs the player on *board* for at most *seconds*; returns the last complete line of its
+        ``action`` (``None`` if none), the time it took, and whether it was killed for time.
+
+        :raises: :exc:`ValueError` when the command cannot be started.
+        """
+        action = self.workdir / ACTION
+        with contextlib.suppress(FileNotFoundError):
+            action.unlink()
+        board.write_state(self.workdir / STATE)
+        start = time.monotonic()
+        with open(self.workdir / LOG, "ab") as log:
+            try:
+                proc = subprocess.Popen(
+                    self.words,
+                    cwd=self.workdir,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                    start_new_session=True,
+                )
+            except OSError as err:
+                raise ValueError(f"cannot start player {quote(self.command)}: {brief(err)}") from None
+            try:
+                proc.wait(timeout=seconds)
+                killed = False
+            except subprocess.TimeoutExpired:
+                killed = True
+            # Its whole group, in either case: nothing it started may write to `action` any more.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        elapsed = time.monotonic() - start
+        try:
+            with open(action, "rb") as f:
+                size = f.seek(0, os.SEEK_END)
+                f.seek(max(0, size - ACTION_TAIL))
+                data = f.read(ACTION_TAIL)
+        except OSError:
+            return None, elapsed, killed
+        if size > ACTION_TAIL:  # the tail may start inside a line: drop that part
+            data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
+        return last_complete_line(data, finished=not killed), elapsed, killed
+
+
+def play_game(
+    players: Sequence[str],
+    time_per_move: float = DEFAULT_TIME_PER_MOVE,
+    *,
+    start: Board | None = None,
+    workdir: str | os.PathLike[str] | None = None,
+    out: Callable[[str], None] | None = print,
+) -> GameResult:
+    """Plays one game between two file-protocol *players* (command lines, White first) at
+    *time_per_move* seconds, from *start* (default: the initial position), printing each move and
+    board through *out* (``None``: silent). The players' working directories are *workdir*\\ ``/white``
+    and ``/black`` (kept), or temporary ones (removed).
+
+    :raises: :exc:`ValueError` for a bad argument or a player that cannot be started.
+    """
+    if len(players) != 2:
+        raise ValueError(f"expected 2 players, got {len(players)}")
+    limit = real_arg(time_per_move, "time_per_move", above=0)
+    board = Board() if start is None else start.copy()
+    emit = out if out is not None else (lambda _line: None)
+    base = (
+        Path(path_arg(workdir, "workdir"))
+        if workdir is not None
+        else Path(tempfile.mkdtemp(prefix="minichess-"))
+    )
+    try:
+        seats = {
+            WHITE: FilePlayer(players[0], base / "white"),
+            not WHITE: FilePlayer(players[1], base / "black"),
+        }
+        moves: list[Move] = []
+        emit(str(board))
+        while True:
+            outcome = board.outcome()
+            if outcome is not None:
+                reason = {
+                    Termination.KING_CAPTURED: "king captured",
+                    Termination.MATERIAL_COUNT: (
+                        f"material count {board.material(WHITE)}-{board.material(not WHITE)} "
+                        f"after {board.ply} plies"
+                    ),
+                    Termination.NO_MOVES: f"{_COLOR_NAMES[board.turn]} has no move",
+                }[outcome.termination]
+                return _finish(emit, outcome.result(), outcome.winner, reason, moves, board)
+            side = board.turn
+            name = _COLOR_NAMES[side]
+            line, elapsed, killed = seats[side].think(board, limit)
+            timing = f"{elapsed:.2f} s" + (", killed at the time limit" if killed else "")
+            if line is None:
+                why = "no move" + (" before the time limit" if killed else " in its action file")
+                return _finish(emit, *_loss(side), f"{name} wrote {why} ({timing})", moves, board)
+            try:
+                move = Move.parse(line)
+                board.push(move)
+            except InvalidMoveError:
+                return _finish(
+                    emit, *_loss(side), f"{name} wrote a malformed move {quote(line)}", moves, board
+                )
+            except IllegalMoveError:
+                return _finish(
+                    emit, *_loss(side), f"{name} played an illegal move {quote(line)}", moves, board
+                )
+            moves.append(move)
+            emit(f"\nply {board.ply}: {name} plays {move} ({timing})")
+            emit(str(board))
+    finally:
+        if workdir is None:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def _loss(side: bool) -> tuple[str, bool]:
+    return ("0-1", not WHITE) if side == WHITE else ("1-0", WHITE)
+
+
+def _finish(
+    emit: Callable[[str], None],
+    result: str,
+    winner: bool | None,
+    reason: str,
+    moves: list[Move],
+    board: Board,
+) -> GameResult:
+    game = GameResult(result, winner, reason, moves, board.fen())
+    emit(f"\nresult: {describe(game)}")
+    return game
+
+
+def random_move(board: Board, seed: int | None = None) -> Move | None:
+    """A legal move of *board* chosen at random (``None`` if there is none): with a *seed*, a function
+    of the seed and the position only, so a seeded game replays exactly.
+
+    >>> random_move(Board(), seed=1) == random_move(Board(), seed=1)
+    True
+    """
+    moves = board.legal_moves
+    if not moves:
+        return None
+    rng = random.Random() if seed is None else random.Random(f"{seed}\n{board.state()}")
+    return rng.choice(moves)
+
+
+# The command line -----------------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``camelpy minichess <runner|player|perft> …``."""
+    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|perft>")
+    runner = sub.add_parser(
+        "runner",
+        prog="camelpy minichess runner",
+        help="play two file-protocol players against each other (PLAYER1 is White)",
+        description="Plays one game between two file-protocol players (command lines; PLAYER1 is White).",
+    )
+    runner.add_argument("player1", metavar="PLAYER1", help="White's command line")
+    runner.add_argument("player2", metavar="PLAYER2", help="Black's command line")
+    runner.add_argument(
+        "--time-per-move",
+        type=float,
+        default=DEFAULT_TIME_PER_MOVE,
+        metavar="S",
+        help=f"seconds per move before a player is killed (default {DEFAULT_TIME_PER_MOVE:g})",
+    )
+    runner.add_argument("--start", metavar="TEXT", help="start from this one-line board (default: the start)")
+    runner.add_argument("--workdir", metavar="DIR", help="keep the players' directories under DIR")
+    runner.add_argument("--quiet", action="store_true", help="print only the result")
+    player = sub.add_parser(
+        "player",
+        prog="camelpy minichess player",
+        help="a file-protocol player: reads ./state, writes its move to ./action",
+        description="A file-protocol player: reads ./state and writes its move to ./action atomically.",
+    )
+    kind = player.add_mutually_exclusive_group(required=True)
+    kind.add_argument(
+        "--random", action="store_true", help="a random legal move (the course's random baseline)"
+    )
+    player.add_argument("--seed", type=int, metavar="N", help="make the random choice reproducible")
+    count = sub.add_parser(
+        "perft",
+        prog="camelpy minichess perft",
+        help="count the leaves of the move tree",
+        description="Counts the leaves of the MiniChess move tree DEPTH plies deep.",
+    )
+    count.add_argument("depth", type=int, help="plies")
+    count.add_argument("--text", default=None, metavar="TEXT", help="the one-line board (default: the start)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Runs the subcommand; returns the exit status."""
+    if args.tool == "runner":
+        start = Board(args.start) if args.start is not None else None
+        game = play_game(
+            [args.player1, args.player2],
+            args.time_per_move,
+            start=start,
+            workdir=args.workdir,
+            out=None if args.quiet else print,
+        )
+        if args.quiet:
+            print(f"result: {describe(game)}")
+        return 0
+    if args.tool == "player":
+        return _player(args)
+    board = Board() if args.text is None else Board(args.text)
+    depth = int_arg(args.depth, "depth", 0, 15)
+    begin = time.perf_counter()
+    nodes = perft(board, depth)
+    seconds = time.perf_counter() - begin
+    print(f"Nodes searched: {nodes}")
+    print(f"Nodes/second: {int(nodes / max(seconds, 1e-9))}")
+    return 0
+
+
+def _player(args: argparse.Namespace) -> int:
+    board = Board.read_state(STATE)
+    move = random_move(board, args.seed)
+    if move is None:
+        print("error: no legal move in ./state", file=sys.stderr)
+        return 1
+    write_atomically(ACTION, f"{move}\n")
+    return 0
