@@ -149,7 +149,9 @@ def test_error_classes() -> None:
         "IllegalMoveError",
         "InvalidFenError",
         "InvalidMoveError",
+        "InvalidStateError",
     ]
+    assert issubclass(camelpy.errors.InvalidStateError, ValueError)
 
 
 # --- moves ----------------------------------------------------------------------------
