@@ -16,7 +16,7 @@ const MAX_QUOTED: usize = 120;
 /// The input for quoting between single quotes: backslashes, quotes and control characters escaped,
 /// cut with an ellipsis after [`MAX_QUOTED`] characters. The Python side quotes by the same rule
 /// (`camelpy._quote.quote`, compared with this one by `tests/test_quote.py`): change both together.
-pub(crate) fn quote(input: &str) -> String {
+pub fn quote(input: &str) -> String {
     let mut out = String::with_capacity(input.len().min(MAX_QUOTED + 8));
     for (i, c) in input.chars().enumerate() {
         if i == MAX_QUOTED {

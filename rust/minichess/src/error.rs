@@ -1,34 +1,14 @@
-//! Errors that name the problem and quote the input (the quoting rule of `camelpy-core` and of
+//! Errors that name the problem and quote the input (the quoting rule of `camelpy-core`, shared, and of
 //! `camelpy/_quote.py`: single quotes, Python-style escapes, cut after 120 characters). Syntax errors
 //! (a text or move that cannot be read) are kept apart from legality errors (a move the position does
 //! not allow).
 
 use std::fmt;
 
-/// Longest input quoted in full; the same as camelpy's other quoting.
-const MAX_QUOTED: usize = 120;
-
-/// `input` between single quotes, escaped and cut as `camelpy._quote.quote` does.
+/// `input` between single quotes, escaped and cut by the core's rule (`camelpy_core::error::quote`,
+/// which `camelpy/_quote.py` matches).
 pub(crate) fn quote(input: &str) -> String {
-    let mut out = String::from("'");
-    for (i, c) in input.chars().enumerate() {
-        if i == MAX_QUOTED {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\'' => out.push_str("\\'"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() && (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
+    format!("'{}'", camelpy_core::error::quote(input))
 }
 
 /// A board text (the one-line form or a `state` file) that cannot be read, or that describes a board
