@@ -127,12 +127,18 @@ def test_the_source_table_is_rewritten_in_place() -> None:
     text = PARAMS_RS.read_text(encoding="utf-8")
     defaults = camelpy.Engine(hash_mb=1).params()
     assert tune.rewrite_source(text, defaults) == text
-    changed = tune.rewrite_source(text, {"knight_value_mg": 341, "king_danger_cap": 99999})
+    changed = tune.rewrite_source(
+        text, {"knight_value_mg": 341, "king_danger_cap": 99999, "psqt_king_b1_eg": -7}
+    )
     diff = [(a, b) for a, b in zip(text.splitlines(), changed.splitlines()) if a != b]
+    king_rank1 = [a.strip() for a, _ in diff if a.strip().startswith("a1:")]
+    b1 = f"b1: ({defaults['psqt_king_b1_mg']}, -7)"
     assert [b.strip() for _, b in diff] == [
         f"knight_value: (341, {defaults['knight_value_eg']}), [0, 1500];",
         "king_danger_cap: 2000, [0, 2000];",  # clamped to its range
+        king_rank1[0].replace(f"b1: ({defaults['psqt_king_b1_mg']}, {defaults['psqt_king_b1_eg']})", b1),
     ]
+    assert b1 in changed
     with pytest.raises(ValueError, match="not in the parameter table: 'no_such'"):
         tune.rewrite_source(text, {"no_such": 1})
 

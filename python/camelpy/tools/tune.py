@@ -495,33 +495,62 @@ def moved_table(result: TuneResult, top: int = 20) -> str:
 
 _PAIR = re.compile(r"^(\s*)(\w+): \((-?\d+), (-?\d+)\), \[(-?\d+), (-?\d+)\];$")
 _SCALAR = re.compile(r"^(\s*)(\w+): (-?\d+), \[(-?\d+), (-?\d+)\];$")
+_TABLE = re.compile(r"^(\s*)(\w+): \[(-?\d+), (-?\d+)\] \{$")
+_TABLE_END = re.compile(r"^\s*\}$")
+_SQUARE = re.compile(r"\b([a-h][1-8]): \((-?\d+), (-?\d+)\)")
 
 
 def rewrite_source(text: str, weights: dict[str, int]) -> str:
     """The core's parameter table (``rust/core/src/eval/params.rs``) with *weights* as the new defaults,
-    everything else (reasons, ranges, order) kept. A weight outside its range is clamped to it.
+    everything else (reasons, ranges, order, layout) kept. A weight outside its range is clamped to it.
+    Pairs, scalars and piece-square tables (``psqt_knight: [lo, hi] {`` with ``c3: (mg, eg)`` entries,
+    named ``psqt_knight_c3_mg``) are rewritten alike.
 
     >>> print(rewrite_source("        knight_value: (330, 310), [0, 1500];", {"knight_value_mg": 341}))
             knight_value: (341, 310), [0, 1500];
+    >>> table = "    psqt_rook: [-300, 300] {\\n        a1: (0, 0), b1: (8, -2),\\n    }\\n"
+    >>> print(rewrite_source(table, {"psqt_rook_b1_eg": 5, "psqt_rook_a1_mg": -999}), end="")
+        psqt_rook: [-300, 300] {
+            a1: (-300, 0), b1: (8, 5),
+        }
 
     :raises: :exc:`ValueError` for a weight that is not in the table.
     """
     seen: set[str] = set()
     out = []
+    table: tuple[str, int, int] | None = None
+
+    def clamped(name: str, value: str, lo: int, hi: int) -> str:
+        seen.add(name)
+        return str(min(hi, max(lo, weights.get(name, int(value)))))
+
+    def square(match: re.Match[str]) -> str:
+        assert table is not None
+        prefix, lo, hi = table
+        sq, mg, eg = match.groups()
+        mg = clamped(f"{prefix}_{sq}_mg", mg, lo, hi)
+        eg = clamped(f"{prefix}_{sq}_eg", eg, lo, hi)
+        return f"{sq}: ({mg}, {eg})"
+
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\n")
-        pair, scalar = _PAIR.match(body), _SCALAR.match(body)
-        if pair:
+        pair, scalar, start = _PAIR.match(body), _SCALAR.match(body), _TABLE.match(body)
+        if table is not None:
+            if _TABLE_END.match(body):
+                table = None
+            else:
+                body = _SQUARE.sub(square, body)
+        elif start:
+            table = (start.group(2), int(start.group(3)), int(start.group(4)))
+        elif pair:
             indent, name, mg, eg, low, high = pair.groups()
             lo, hi = int(low), int(high)
-            mg = str(min(hi, max(lo, weights.get(f"{name}_mg", int(mg)))))
-            eg = str(min(hi, max(lo, weights.get(f"{name}_eg", int(eg)))))
-            seen.update((f"{name}_mg", f"{name}_eg"))
+            mg = clamped(f"{name}_mg", mg, lo, hi)
+            eg = clamped(f"{name}_eg", eg, lo, hi)
             body = f"{indent}{name}: ({mg}, {eg}), [{low}, {high}];"
         elif scalar:
             indent, name, value, low, high = scalar.groups()
-            value = str(min(int(high), max(int(low), weights.get(name, int(value)))))
-            seen.add(name)
+            value = clamped(name, value, int(low), int(high))
             body = f"{indent}{name}: {value}, [{low}, {high}];"
         out.append(body + ("\n" if line.endswith("\n") else ""))
     unknown = sorted(set(weights) - seen)

@@ -265,7 +265,7 @@ fn changing_a_parameter_changes_the_eval() {
         Term::Material,
     );
     assert_param_matters(kiwipete, "knight_mobility_mg", 20, Term::Mobility);
-    assert_param_matters(kiwipete, "knight_center_mg", 30, Term::Psqt);
+    assert_param_matters(kiwipete, "psqt_knight_d5_mg", 30, Term::Psqt);
     assert_param_matters("6k1/8/1P6/8/8/8/8/6K1 w - - 0 1", "passed_rank6_eg", 300, Term::PassedPawns);
     assert_param_matters("6k1/8/8/8/8/1P6/1P6/6K1 w - - 0 1", "doubled_pawn_eg", -80, Term::PawnStructure);
     assert_param_matters("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "rook_open_file_mg", 100, Term::Rooks);

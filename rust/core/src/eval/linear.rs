@@ -18,8 +18,13 @@
 //!
 //! All values are from White's point of view, in centipawns.
 
-use super::{evaluate_into, EvalParams, Sink, TaperedScore, MAX_PHASE, SCALE_NORMAL};
-use crate::{types::Color, Position};
+use super::{
+    evaluate_into, params::half_index, EvalParams, Sink, TaperedScore, HALF_BOARD, MAX_PHASE, SCALE_NORMAL,
+};
+use crate::{
+    types::{Color, PieceType},
+    Position,
+};
 
 /// The step (in units of the weight) of each difference: the smallest that changes an integer weight.
 const STEP: i32 = 1;
@@ -74,8 +79,10 @@ pub fn evaluate_exact(pos: &Position, params: &EvalParams) -> f64 {
 pub fn linearize(pos: &Position, params: &mut EvalParams, gradient: &mut [f32]) -> f64 {
     let all = EvalParams::all();
     assert_eq!(gradient.len(), all.len(), "one gradient entry per parameter");
-    let value = evaluate_exact(pos, params);
-    for (i, info) in all.iter().enumerate() {
+    let mut total = Total(TaperedScore::ZERO);
+    let (phase, scale) = evaluate_into(pos, params, None, &mut total);
+    let value = blend_exact(total.0, phase, scale);
+    for (i, info) in all.iter().enumerate().take(EvalParams::PSQT_START) {
         let theta = params.get_index(i);
         let up = if theta + STEP <= info.max { theta + STEP } else { theta };
         let down = if theta - STEP >= info.min { theta - STEP } else { theta };
@@ -90,7 +97,30 @@ pub fn linearize(pos: &Position, params: &mut EvalParams, gradient: &mut [f32]) 
         params.set_index(i, theta);
         gradient[i] = ((high - low) / f64::from(up - down)) as f32;
     }
+    psqt_gradient(pos, phase, scale, &mut gradient[EvalParams::PSQT_START..]);
     value
+}
+
+/// The piece-square weights' slopes, written directly: the tables are linear (each piece adds its
+/// square's entry, blended by phase and scaled), so a weight's slope is the number of White pieces on
+/// its square minus Black's, times the phase and scale factors. This is what the central difference
+/// gives, except where a one-point step flips which side the scale factor favours, and it costs one
+/// pass over the pieces instead of two evaluations for each of the tables' 384 weights.
+fn psqt_gradient(pos: &Position, phase: i32, scale: i32, gradient: &mut [f32]) {
+    gradient.fill(0.0);
+    let unit = f64::from(scale) / f64::from(MAX_PHASE * SCALE_NORMAL);
+    let mg = (f64::from(phase) * unit) as f32;
+    let eg = (f64::from(MAX_PHASE - phase) * unit) as f32;
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1.0 } else { -1.0 };
+        for (t, pt) in PieceType::ALL.iter().enumerate() {
+            for sq in pos.colored_pieces(color, *pt) {
+                let i = t * 2 * HALF_BOARD + 2 * half_index(sq, color);
+                gradient[i] += sign * mg;
+                gradient[i + 1] += sign * eg;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -134,5 +164,28 @@ mod tests {
             let actual = evaluate_exact(&pos, &moved);
             assert!((actual - predicted).abs() < 1e-6, "{}: {actual} vs {predicted}", pos.fen());
         }
+    }
+
+    #[test]
+    fn the_piece_square_slopes_are_the_central_differences() {
+        let all = EvalParams::all();
+        let mut nonzero = 0;
+        for pos in positions() {
+            let mut params = EvalParams::DEFAULT;
+            let mut gradient = vec![0.0; all.len()];
+            linearize(&pos, &mut params, &mut gradient);
+            for i in EvalParams::PSQT_START..all.len() {
+                let theta = params.get_index(i);
+                params.set_index(i, theta + 1);
+                let high = evaluate_exact(&pos, &params);
+                params.set_index(i, theta - 1);
+                let low = evaluate_exact(&pos, &params);
+                params.set_index(i, theta);
+                let slope = (high - low) / 2.0;
+                assert!((f64::from(gradient[i]) - slope).abs() < 1e-5, "{} in {}", all[i].name, pos.fen());
+                nonzero += usize::from(gradient[i] != 0.0);
+            }
+        }
+        assert!(nonzero > 100, "{nonzero}");
     }
 }

@@ -12,7 +12,9 @@
 //! - The evaluation is colour-symmetric: a position and its colour-flipped twin score exactly the same for
 //!   the side to move (tested over every suite position and random playouts). Integer division truncates
 //!   towards zero, so negating the sum negates the result.
-//! - The piece-square terms are formulas (centrality, advancement), not tables copied from an engine.
+//! - The piece-square terms are tables over half a board (files mirrored), one per piece type, all in
+//!   [`EvalParams`]; their first defaults were our own centrality and advancement formulas, and tuning on
+//!   our own games moves them (no table comes from an engine).
 
 mod linear;
 mod params;
@@ -21,7 +23,7 @@ mod score;
 mod trace;
 
 pub use linear::{blend_exact, evaluate_exact, linearize};
-pub use params::{check_param, EvalParams, ParamInfo, SetParamError};
+pub use params::{check_param, EvalParams, ParamInfo, SetParamError, HALF_BOARD};
 pub use pawns::{pawn_hash, PawnCache};
 pub use score::TaperedScore;
 pub use trace::{trace, EvalTrace};
@@ -50,7 +52,7 @@ const PHASE_QUEEN: i32 = 4;
 pub enum Term {
     /// Piece values.
     Material,
-    /// Piece-square terms: centrality, advancement, king placement.
+    /// Piece-square tables: where each piece stands.
     Psqt,
     /// Safe squares attacked by knights, bishops, rooks and queens.
     Mobility,
@@ -295,31 +297,15 @@ fn material_of(pos: &Position, params: &EvalParams, color: Color, with_pawns: bo
     score
 }
 
-/// Piece-square terms, computed from each square's centrality and advancement.
+/// Piece-square terms: each piece's table entry for its square (as `us` sees it, files mirrored).
 fn psqt<S: Sink>(pos: &Position, params: &EvalParams, us: Color, sink: &mut S) {
     let mut score = TaperedScore::ZERO;
-    for sq in pos.colored_pieces(us, PieceType::Pawn) {
-        let rel = sq.relative_to(us);
-        score += params.pawn_advance * (rel.rank().index() as i32 - 1);
-        if matches!(rel, Square::D4 | Square::E4 | Square::D5 | Square::E5) {
-            score += params.pawn_center;
+    for pt in PieceType::ALL {
+        let table = params.psqt(pt);
+        for sq in pos.colored_pieces(us, pt) {
+            score += table[params::half_index(sq, us)];
         }
     }
-    for sq in pos.colored_pieces(us, PieceType::Knight) {
-        score += params.knight_center * centrality(sq);
-    }
-    for sq in pos.colored_pieces(us, PieceType::Bishop) {
-        score += params.bishop_center * centrality(sq);
-    }
-    for sq in pos.colored_pieces(us, PieceType::Rook) {
-        score += params.rook_file_center * file_centrality(sq);
-    }
-    for sq in pos.colored_pieces(us, PieceType::Queen) {
-        score += params.queen_center * centrality(sq);
-    }
-    let king = pos.king(us);
-    score += params.king_center * centrality(king);
-    score += params.king_advance * king.relative_to(us).rank().index() as i32;
     sink.add(Term::Psqt, us, score);
 }
 

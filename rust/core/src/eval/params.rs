@@ -13,6 +13,7 @@
 use core::fmt;
 
 use super::TaperedScore;
+use crate::types::{Color, PieceType, Square};
 
 /// The description of one scalar parameter: what a UCI `spin` option or a tuner needs to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,8 +77,31 @@ impl fmt::Display for SetParamError {
 
 impl std::error::Error for SetParamError {}
 
-/// Declares [`EvalParams`] from two lists: `(mg, eg)` pairs and single values. Each entry reads
-/// `/// reason` `name: default, [min, max];`, and a pair's range applies to both its halves.
+/// The squares of a piece-square table: a half board, files a–d by ranks 1–8 from the piece's own side,
+/// the files e–h mirroring d–a (the evaluation is left–right symmetric, so half the weights suffice and
+/// each sees twice the data).
+pub const HALF_BOARD: usize = 32;
+
+/// The table index of the half-board square called `name` (`"a1"` .. `"d8"`): rank times four plus file.
+/// Used by the parameter table's accessors; a name outside a1–d8 is a bug in the table.
+const fn half_index_of(name: &str) -> usize {
+    let bytes = name.as_bytes();
+    assert!(bytes.len() == 2 && b'a' <= bytes[0] && bytes[0] <= b'd' && b'1' <= bytes[1] && bytes[1] <= b'8');
+    (bytes[1] - b'1') as usize * 4 + (bytes[0] - b'a') as usize
+}
+
+/// The table index of `sq` as `color` sees it (ranks counted from `color`'s side, files e–h mirrored).
+#[inline(always)]
+pub(crate) fn half_index(sq: Square, color: Color) -> usize {
+    let rel = sq.relative_to(color);
+    let file = rel.file().index();
+    rel.rank().index() * 4 + file.min(7 - file)
+}
+
+/// Declares [`EvalParams`] from three lists: `(mg, eg)` pairs, single values and piece-square tables.
+/// A pair or scalar reads `/// reason` `name: default, [min, max];`, and a pair's range applies to both
+/// its halves. A table reads `/// reason` `name: [min, max] { a1: (mg, eg), b1: …, d8: (mg, eg), }`: its
+/// [`HALF_BOARD`] squares in index order (rank by rank), each a pair named `name_a1_mg`, `name_a1_eg`.
 macro_rules! eval_params {
     (
         pairs {
@@ -86,12 +110,20 @@ macro_rules! eval_params {
         scalars {
             $( #[doc = $sdoc:literal] $sname:ident: $sval:expr, [$smin:expr, $smax:expr]; )*
         }
+        tables {
+            $(
+                #[doc = $tdoc:literal] $tname:ident: [$tmin:expr, $tmax:expr] {
+                    $( $sq:ident: ($tmg:expr, $teg:expr), )*
+                }
+            )*
+        }
     ) => {
         /// The weights of the evaluation: one field per term, each documented with its reason.
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub struct EvalParams {
             $( #[doc = $pdoc] pub $pname: TaperedScore, )*
             $( #[doc = $sdoc] pub $sname: i32, )*
+            $( #[doc = $tdoc] pub $tname: [TaperedScore; HALF_BOARD], )*
         }
 
         impl EvalParams {
@@ -99,6 +131,7 @@ macro_rules! eval_params {
             pub const DEFAULT: EvalParams = EvalParams {
                 $( $pname: TaperedScore::new($pmg, $peg), )*
                 $( $sname: $sval, )*
+                $( $tname: [ $( TaperedScore::new($tmg, $teg), )* ], )*
             };
 
             const INFO: &'static [ParamInfo] = &[
@@ -113,18 +146,36 @@ macro_rules! eval_params {
                     },
                 )*
                 $( ParamInfo { name: stringify!($sname), default: $sval, min: $smin, max: $smax, doc: $sdoc }, )*
+                $( $(
+                    ParamInfo {
+                        name: concat!(stringify!($tname), "_", stringify!($sq), "_mg"),
+                        default: $tmg, min: $tmin, max: $tmax, doc: $tdoc,
+                    },
+                    ParamInfo {
+                        name: concat!(stringify!($tname), "_", stringify!($sq), "_eg"),
+                        default: $teg, min: $tmin, max: $tmax, doc: $tdoc,
+                    },
+                )* )*
             ];
 
             /// Each parameter's storage, in [`EvalParams::all`] order, for index-based access.
             const SLOTS: &'static [fn(&mut EvalParams) -> &mut i32] = &[
                 $( |p| &mut p.$pname.mg, |p| &mut p.$pname.eg, )*
                 $( |p| &mut p.$sname, )*
+                $( $(
+                    |p| &mut p.$tname[half_index_of(stringify!($sq))].mg,
+                    |p| &mut p.$tname[half_index_of(stringify!($sq))].eg,
+                )* )*
             ];
 
             /// Each parameter's value, in [`EvalParams::all`] order.
             const GETTERS: &'static [fn(&EvalParams) -> i32] = &[
                 $( |p| p.$pname.mg, |p| p.$pname.eg, )*
                 $( |p| p.$sname, )*
+                $( $(
+                    |p| p.$tname[half_index_of(stringify!($sq))].mg,
+                    |p| p.$tname[half_index_of(stringify!($sq))].eg,
+                )* )*
             ];
 
             /// Every scalar parameter, pairs split into `_mg` and `_eg`, in declaration order.
@@ -140,6 +191,12 @@ macro_rules! eval_params {
                         concat!(stringify!($pname), "_eg") => Some(self.$pname.eg),
                     )*
                     $( stringify!($sname) => Some(self.$sname), )*
+                    $( $(
+                        concat!(stringify!($tname), "_", stringify!($sq), "_mg") =>
+                            Some(self.$tname[half_index_of(stringify!($sq))].mg),
+                        concat!(stringify!($tname), "_", stringify!($sq), "_eg") =>
+                            Some(self.$tname[half_index_of(stringify!($sq))].eg),
+                    )* )*
                     _ => None,
                 }
             }
@@ -151,6 +208,12 @@ macro_rules! eval_params {
                         concat!(stringify!($pname), "_eg") => Some(&mut self.$pname.eg),
                     )*
                     $( stringify!($sname) => Some(&mut self.$sname), )*
+                    $( $(
+                        concat!(stringify!($tname), "_", stringify!($sq), "_mg") =>
+                            Some(&mut self.$tname[half_index_of(stringify!($sq))].mg),
+                        concat!(stringify!($tname), "_", stringify!($sq), "_eg") =>
+                            Some(&mut self.$tname[half_index_of(stringify!($sq))].eg),
+                    )* )*
                     _ => None,
                 }
             }
@@ -170,22 +233,6 @@ eval_params! {
         rook_value: (462, 625), [0, 2500];
         /// A queen's worth: about two rooks' firepower in one piece.
         queen_value: (1095, 1082), [0, 4000];
-        /// Per rank a pawn has advanced from its start: advanced pawns gain space and come closer to queening.
-        pawn_advance: (3, 6), [-50, 100];
-        /// A pawn on one of the four centre squares (d4, e4, d5, e5) controls the squares pieces want.
-        pawn_center: (23, -6), [-50, 100];
-        /// Per step of centrality (0 in a corner, 6 in the centre): a knight's reach shrinks near the edge.
-        knight_center: (9, 11), [-50, 50];
-        /// Per step of centrality: central bishops see both wings.
-        bishop_center: (5, 5), [-50, 50];
-        /// Per file step towards the d/e-files: central rooks reach either wing faster.
-        rook_file_center: (8, -2), [-50, 50];
-        /// Per step of centrality: a central queen is flexible; early sorties are left to mobility.
-        queen_center: (0, 9), [-50, 50];
-        /// Per step of centrality: the king hides in a corner while queens are on and leads in the endgame.
-        king_center: (-9, 6), [-50, 50];
-        /// Per rank the king has left its back rank: a walk forward in the middlegame exposes it.
-        king_advance: (-7, 9), [-100, 50];
         /// Per square a knight can go to that is not ours and not hit by an enemy pawn.
         knight_mobility: (6, 5), [-20, 50];
         /// Per safe square a bishop attacks: a bishop blocked by pawns is a poor piece.
@@ -269,6 +316,74 @@ eval_params! {
         /// Scale (of 64) when the stronger side has no pawns and is at most a minor piece up: rarely winnable.
         scale_minor_up: 7, [0, 64];
     }
+    tables {
+        /// A pawn by square: advanced and central pawns gain space (ranks 1 and 8 are never used and stay 0).
+        psqt_pawn: [-300, 300] {
+            a1: (0, 0), b1: (0, 0), c1: (0, 0), d1: (0, 0),
+            a2: (0, 0), b2: (0, 0), c2: (0, 0), d2: (0, 0),
+            a3: (3, 6), b3: (3, 6), c3: (3, 6), d3: (3, 6),
+            a4: (6, 12), b4: (6, 12), c4: (6, 12), d4: (29, 6),
+            a5: (9, 18), b5: (9, 18), c5: (9, 18), d5: (32, 12),
+            a6: (12, 24), b6: (12, 24), c6: (12, 24), d6: (12, 24),
+            a7: (15, 30), b7: (15, 30), c7: (15, 30), d7: (15, 30),
+            a8: (0, 0), b8: (0, 0), c8: (0, 0), d8: (0, 0),
+        }
+        /// A knight by square: its reach shrinks near the edge.
+        psqt_knight: [-300, 300] {
+            a1: (0, 0), b1: (9, 11), c1: (18, 22), d1: (27, 33),
+            a2: (9, 11), b2: (18, 22), c2: (27, 33), d2: (36, 44),
+            a3: (18, 22), b3: (27, 33), c3: (36, 44), d3: (45, 55),
+            a4: (27, 33), b4: (36, 44), c4: (45, 55), d4: (54, 66),
+            a5: (27, 33), b5: (36, 44), c5: (45, 55), d5: (54, 66),
+            a6: (18, 22), b6: (27, 33), c6: (36, 44), d6: (45, 55),
+            a7: (9, 11), b7: (18, 22), c7: (27, 33), d7: (36, 44),
+            a8: (0, 0), b8: (9, 11), c8: (18, 22), d8: (27, 33),
+        }
+        /// A bishop by square: central bishops see both wings.
+        psqt_bishop: [-300, 300] {
+            a1: (0, 0), b1: (5, 5), c1: (10, 10), d1: (15, 15),
+            a2: (5, 5), b2: (10, 10), c2: (15, 15), d2: (20, 20),
+            a3: (10, 10), b3: (15, 15), c3: (20, 20), d3: (25, 25),
+            a4: (15, 15), b4: (20, 20), c4: (25, 25), d4: (30, 30),
+            a5: (15, 15), b5: (20, 20), c5: (25, 25), d5: (30, 30),
+            a6: (10, 10), b6: (15, 15), c6: (20, 20), d6: (25, 25),
+            a7: (5, 5), b7: (10, 10), c7: (15, 15), d7: (20, 20),
+            a8: (0, 0), b8: (5, 5), c8: (10, 10), d8: (15, 15),
+        }
+        /// A rook by square: central files reach either wing faster; the 7th rank is a term of its own.
+        psqt_rook: [-300, 300] {
+            a1: (0, 0), b1: (8, -2), c1: (16, -4), d1: (24, -6),
+            a2: (0, 0), b2: (8, -2), c2: (16, -4), d2: (24, -6),
+            a3: (0, 0), b3: (8, -2), c3: (16, -4), d3: (24, -6),
+            a4: (0, 0), b4: (8, -2), c4: (16, -4), d4: (24, -6),
+            a5: (0, 0), b5: (8, -2), c5: (16, -4), d5: (24, -6),
+            a6: (0, 0), b6: (8, -2), c6: (16, -4), d6: (24, -6),
+            a7: (0, 0), b7: (8, -2), c7: (16, -4), d7: (24, -6),
+            a8: (0, 0), b8: (8, -2), c8: (16, -4), d8: (24, -6),
+        }
+        /// A queen by square: central queens are flexible; early sorties are left to mobility.
+        psqt_queen: [-300, 300] {
+            a1: (0, 0), b1: (0, 9), c1: (0, 18), d1: (0, 27),
+            a2: (0, 9), b2: (0, 18), c2: (0, 27), d2: (0, 36),
+            a3: (0, 18), b3: (0, 27), c3: (0, 36), d3: (0, 45),
+            a4: (0, 27), b4: (0, 36), c4: (0, 45), d4: (0, 54),
+            a5: (0, 27), b5: (0, 36), c5: (0, 45), d5: (0, 54),
+            a6: (0, 18), b6: (0, 27), c6: (0, 36), d6: (0, 45),
+            a7: (0, 9), b7: (0, 18), c7: (0, 27), d7: (0, 36),
+            a8: (0, 0), b8: (0, 9), c8: (0, 18), d8: (0, 27),
+        }
+        /// The king by square: it hides in a corner while queens are on and leads in the endgame.
+        psqt_king: [-300, 300] {
+            a1: (0, 0), b1: (-9, 6), c1: (-18, 12), d1: (-27, 18),
+            a2: (-16, 15), b2: (-25, 21), c2: (-34, 27), d2: (-43, 33),
+            a3: (-32, 30), b3: (-41, 36), c3: (-50, 42), d3: (-59, 48),
+            a4: (-48, 45), b4: (-57, 51), c4: (-66, 57), d4: (-75, 63),
+            a5: (-55, 54), b5: (-64, 60), c5: (-73, 66), d5: (-82, 72),
+            a6: (-53, 57), b6: (-62, 63), c6: (-71, 69), d6: (-80, 75),
+            a7: (-51, 60), b7: (-60, 66), c7: (-69, 72), d7: (-78, 78),
+            a8: (-49, 63), b8: (-58, 69), c8: (-67, 75), d8: (-76, 81),
+        }
+    }
 }
 
 impl EvalParams {
@@ -303,6 +418,23 @@ impl EvalParams {
     /// Every parameter with its current value, in [`EvalParams::all`] order.
     pub fn values(&self) -> impl Iterator<Item = (&'static ParamInfo, i32)> + '_ {
         Self::INFO.iter().map(|p| (p, self.get(p.name).unwrap_or(p.default)))
+    }
+
+    /// The index in [`EvalParams::all`] of the first piece-square weight (`psqt_pawn_a1_mg`); the six
+    /// tables follow in [`PieceType`] order, each [`HALF_BOARD`] squares of an `_mg`, `_eg` pair.
+    pub const PSQT_START: usize = Self::INFO.len() - 6 * 2 * HALF_BOARD;
+
+    /// The piece-square table of `pt`.
+    #[inline(always)]
+    pub(crate) fn psqt(&self, pt: PieceType) -> &[TaperedScore; HALF_BOARD] {
+        match pt {
+            PieceType::Pawn => &self.psqt_pawn,
+            PieceType::Knight => &self.psqt_knight,
+            PieceType::Bishop => &self.psqt_bishop,
+            PieceType::Rook => &self.psqt_rook,
+            PieceType::Queen => &self.psqt_queen,
+            PieceType::King => &self.psqt_king,
+        }
     }
 
     /// The passed-pawn bonus for a pawn on relative rank index `rank` (0 = 1st rank .. 7 = 8th); zero
@@ -377,5 +509,29 @@ mod tests {
             assert_eq!((params.get(p.name), params.get_index(i)), (Some(p.min), p.min), "{}", p.name);
         }
         assert_eq!(params.values().count(), EvalParams::all().len());
+    }
+
+    #[test]
+    fn piece_square_tables_are_named_and_indexed_by_square() {
+        let all = EvalParams::all();
+        for (t, pt) in PieceType::ALL.iter().enumerate() {
+            let table = ["pawn", "knight", "bishop", "rook", "queen", "king"][t];
+            for sq in Square::ALL {
+                for color in Color::ALL {
+                    let h = half_index(sq, color);
+                    let i = EvalParams::PSQT_START + t * 2 * HALF_BOARD + 2 * h;
+                    let rel = sq.relative_to(color);
+                    let file = ["a", "b", "c", "d", "d", "c", "b", "a"][rel.file().index()];
+                    let name = format!("psqt_{table}_{file}{}_mg", rel.rank().index() + 1);
+                    assert_eq!(all[i].name, name);
+                    assert_eq!(all[i + 1].name.replace("_eg", "_mg"), name);
+                    let mut params = EvalParams::DEFAULT;
+                    params.set_index(i, 77);
+                    params.set_index(i + 1, -33);
+                    assert_eq!(params.psqt(*pt)[h], TaperedScore::new(77, -33), "{name}");
+                    assert_eq!(params.get(&name), Some(77));
+                }
+            }
+        }
     }
 }
