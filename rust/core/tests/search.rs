@@ -20,7 +20,7 @@ use camelpy_core::{
 };
 
 /// The bench signature: total nodes of `bench(BENCH_DEPTH)`. Changes only with a `Bench: N` commit.
-const BENCH_SIGNATURE: u64 = 2_781_447;
+const BENCH_SIGNATURE: u64 = 2_863_520;
 
 fn run(fen: &str, limits: SearchLimits) -> (SearchResult, Position) {
     let mut pos = Position::from_fen(fen, false).unwrap();
