@@ -9,6 +9,7 @@ pub mod data;
 pub mod error;
 pub mod eval;
 pub mod movegen;
+pub mod nnue;
 pub mod perft;
 pub mod rules;
 pub mod search;
@@ -17,7 +18,7 @@ pub mod tt;
 pub mod types;
 
 pub use board::{Position, STARTING_FEN};
-pub use error::{AllocError, DataError, FenError, FenField, MoveError, PositionError};
+pub use error::{AllocError, DataError, FenError, FenField, MoveError, NetError, PositionError};
 pub use movegen::{GenKind, MoveList};
 pub use types::{
     Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Score,

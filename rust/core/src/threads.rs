@@ -185,7 +185,7 @@ fn pick_thread(outcomes: &[ThreadOutcome]) -> usize {
     // 1. A proven mate wins outright (the shortest; the lowest-numbered thread on ties).
     let mut mate: Option<(usize, Score)> = None;
     for &(i, _, score, _) in &voters {
-        if matches!(score, Score::Mate(m) if m > 0) && mate.map_or(true, |(_, best)| score > best) {
+        if matches!(score, Score::Mate(m) if m > 0) && mate.is_none_or(|(_, best)| score > best) {
             mate = Some((i, score));
         }
     }
@@ -196,7 +196,7 @@ fn pick_thread(outcomes: &[ThreadOutcome]) -> usize {
     let deepest = voters.iter().map(|v| v.3).max().unwrap_or(0);
     let mut best: Option<(usize, i64)> = None;
     for &(i, mv, _, depth) in &voters {
-        if depth == deepest && best.map_or(true, |(_, most)| votes[&mv] > most) {
+        if depth == deepest && best.is_none_or(|(_, most)| votes[&mv] > most) {
             best = Some((i, votes[&mv]));
         }
     }

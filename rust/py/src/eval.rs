@@ -162,7 +162,7 @@ pub fn linearize_file<'py>(
                     reason: e.reason,
                 })?;
                 if keep {
-                    if seen % every == 0 {
+                    if seen.is_multiple_of(every) {
                         kept.push(record);
                     }
                     seen += 1;

@@ -103,7 +103,7 @@ pub fn analyse_many(
                 hash_mb,
                 |BatchProgress { done, total }| {
                     let due =
-                        last_call.map_or(true, |t| t.elapsed() >= Duration::from_millis(BATCH_PROGRESS_MS));
+                        last_call.is_none_or(|t| t.elapsed() >= Duration::from_millis(BATCH_PROGRESS_MS));
                     if due || done == total {
                         last_call = Some(Instant::now());
                         outbox.send((done, total));

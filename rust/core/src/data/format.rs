@@ -631,7 +631,7 @@ pub fn data_info(path: &Path) -> Result<DataInfo, DataError> {
     let name = path.display().to_string();
     let len = reader.input.get_ref().metadata().map_err(io_error(&name, "read"))?.len();
     let body = len - HEADER_SIZE as u64;
-    if body % RECORD_SIZE as u64 != 0 {
+    if !body.is_multiple_of(RECORD_SIZE as u64) {
         return Err(DataError::PartialRecord { path: name, bytes: body % RECORD_SIZE as u64 });
     }
     Ok(DataInfo { header: reader.header, records: body / RECORD_SIZE as u64 })
@@ -745,7 +745,7 @@ pub fn export_text(input: &Path, output: &Path, stop: &AtomicBool) -> Result<u64
     while let Some(record) = reader.read_record()? {
         writeln!(out, "{}", record.text_line()).map_err(io_error(&name, "write"))?;
         lines += 1;
-        if lines % 4096 == 0 && stop.load(Ordering::Relaxed) {
+        if lines.is_multiple_of(4096) && stop.load(Ordering::Relaxed) {
             break;
         }
     }

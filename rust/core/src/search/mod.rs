@@ -420,7 +420,7 @@ impl Searcher<'_> {
         if self.stopped {
             return true;
         }
-        if self.nodes % TIME_CHECK_NODES == 0 {
+        if self.nodes.is_multiple_of(TIME_CHECK_NODES) {
             self.stopped = self.stop.load(Ordering::Relaxed)
                 || self.limits.hard_deadline.is_some_and(|t| Instant::now() >= t);
             if let Some(role) = self.role {
@@ -514,7 +514,7 @@ impl Searcher<'_> {
                 .filter(|&back| ply >= back)
                 .map(|back| self.stack[(ply - back) as usize].static_eval)
                 .find(|&e| e != VALUE_NONE);
-            earlier.map_or(true, |e| static_eval > e)
+            earlier.is_none_or(|e| static_eval > e)
         };
         let not_improving = self.sp.improving != 0 && !improving;
 
@@ -731,7 +731,7 @@ impl Searcher<'_> {
         if self.sp.corr_hist != 0
             && !in_check
             && !is_mate(best_value)
-            && best_move.map_or(true, |m| !is_capture(pos, m) && m.promotion().is_none())
+            && best_move.is_none_or(|m| !is_capture(pos, m) && m.promotion().is_none())
             && !(bound == Bound::Lower && best_value <= static_eval)
             && !(bound == Bound::Upper && best_value >= static_eval)
         {

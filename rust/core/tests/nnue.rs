@@ -1,0 +1,143 @@
+//! The network's inference: incremental accumulators equal full refreshes, and every SIMD level gives
+//! the scalar path's evaluation, on random games from every perft-suite position (castling, Chess960
+//! castling, en passant, promotions, captures, null moves).
+
+mod common;
+
+use camelpy_core::{
+    nnue::{simd::Level, AccumulatorStack, Network},
+    Position,
+};
+use common::{suite_fens, Rng};
+
+/// Random walks of this many plies from each start position (then back up, then down again).
+const WALK_PLIES: usize = 40;
+
+fn start_positions() -> Vec<Position> {
+    [("standard.epd", false), ("fischer.epd", true)]
+        .iter()
+        .flat_map(|&(suite, chess960)| suite_fens(suite).into_iter().map(move |fen| (fen, chess960)))
+        .map(|(fen, chess960)| Position::from_fen(&fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}")))
+        .collect()
+}
+
+#[test]
+fn incremental_updates_equal_full_refreshes_on_random_games() {
+    let net = Network::example(11);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut stack = AccumulatorStack::new();
+    let mut checked = 0;
+    for start in start_positions() {
+        let mut pos = start.clone();
+        stack.reset(&net, &pos);
+        for round in 0..2 {
+            let mut made = 0;
+            for _ in 0..WALK_PLIES {
+                let moves = pos.legal_moves();
+                // A null move now and then (never in check), as the search makes them.
+                if !pos.is_check() && rng.next().is_multiple_of(11) {
+                    stack.push_null();
+                    pos.play_null();
+                } else if moves.is_empty() {
+                    break;
+                } else {
+                    let mv = moves[(rng.next() % moves.len() as u64) as usize];
+                    stack.push(&pos, mv);
+                    pos.play_unchecked(mv);
+                }
+                made += 1;
+                // Evaluate only some nodes, so updates also run several plies at once.
+                if !rng.next().is_multiple_of(3) {
+                    assert_eq!(
+                        stack.evaluate(&net, &pos),
+                        net.evaluate(&pos),
+                        "{} (round {round})",
+                        pos.fen()
+                    );
+                    assert_eq!(stack.current(&net), &net.refresh(&pos), "{}", pos.fen());
+                    checked += 1;
+                }
+            }
+            // Back up part of the way: the ancestors' accumulators must still be right.
+            for _ in 0..made / 2 {
+                pos.undo_move();
+                stack.pop();
+            }
+            assert_eq!(stack.evaluate(&net, &pos), net.evaluate(&pos), "{} after taking back", pos.fen());
+        }
+    }
+    assert!(checked > 5_000, "only {checked} positions checked");
+}
+
+#[test]
+fn every_simd_level_gives_the_scalar_evaluation() {
+    let levels: Vec<Level> = Level::ALL.into_iter().filter(|l| l.is_supported()).collect();
+    let mut rng = Rng(42);
+    let mut checked = 0;
+    for seed in [1, 2] {
+        let net = Network::example(seed);
+        for start in start_positions() {
+            let mut pos = start;
+            for _ in 0..12 {
+                let acc = net.refresh(&pos);
+                let want = net.output_with(Level::Scalar, &acc, pos.side_to_move());
+                for &level in &levels {
+                    assert_eq!(
+                        net.output_with(level, &acc, pos.side_to_move()),
+                        want,
+                        "{level:?} {}",
+                        pos.fen()
+                    );
+                }
+                checked += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(rng.next() % moves.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(checked > 2_000, "only {checked} positions checked");
+}
+
+#[test]
+fn the_evaluation_is_colour_symmetric() {
+    // The perspective net sees a position and its colour-flipped mirror identically.
+    let net = Network::example(5);
+    for fen in suite_fens("standard.epd") {
+        let pos = Position::from_fen(&fen, false).unwrap();
+        let mirrored = Position::from_fen(&mirror_fen(&fen), false).unwrap();
+        assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored), "{fen}");
+    }
+}
+
+/// The FEN with colours swapped and the board mirrored top to bottom.
+fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| {
+        s.chars()
+            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .collect::<String>()
+    };
+    let board = f[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
+    let turn = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        // White's rights first, as FEN requires.
+        let swapped = swap(f[2]);
+        swapped
+            .chars()
+            .filter(char::is_ascii_uppercase)
+            .chain(swapped.chars().filter(char::is_ascii_lowercase))
+            .collect()
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+    };
+    format!("{board} {turn} {castling} {ep} {} {}", f.get(4).unwrap_or(&"0"), f.get(5).unwrap_or(&"1"))
+}

@@ -1,0 +1,219 @@
+//! The trainer's checkpoint: everything a run needs to continue exactly where it stopped.
+//!
+//! Little-endian: magic `CAMELCKP`, version `u32`, hidden width `u32`, settings digest `u64` (see
+//! [`crate::TrainSettings::digest`]), finished epochs `u32`, batches done in the current epoch `u64`,
+//! optimiser steps `u64`, Adam's step count `u64`, the current epoch's loss so far `f64` and its seconds
+//! so far `f64`, the loss history (`u32` count, then per epoch: epoch `u32`, train `f64`, valid `f64`,
+//! learning rate `f32`, seconds `f64`), the parameter count `u64`, then parameters, Adam's first and
+//! second moments (`f32` each), and last an FNV-1a 64 checksum of every byte before it.
+//! It is written to a temporary file and renamed, so a crash never leaves half a checkpoint.
+
+use std::path::Path;
+
+use camelpy_core::{error::AllocError, nnue::HIDDEN};
+
+use crate::{model, EpochLoss, TrainError};
+
+/// The checkpoint's file name in the output folder.
+pub const FILE_NAME: &str = "checkpoint.bin";
+const MAGIC: [u8; 8] = *b"CAMELCKP";
+const VERSION: u32 = 1;
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// A vector of `n` zeros, or an [`AllocError`].
+pub fn zeros(n: usize, what: &'static str) -> Result<Vec<f32>, TrainError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| AllocError { what, bytes: n * 4 })?;
+    v.resize(n, 0.0);
+    Ok(v)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(|e| TrainError::io(&tmp, "write", e))?;
+    std::fs::rename(&tmp, path).map_err(|e| TrainError::io(path, "replace", e))
+}
+
+/// A run's state between batches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The settings digest the run was started with.
+    pub digest: u64,
+    /// Epochs finished.
+    pub epoch: u32,
+    /// Batches done in the current epoch.
+    pub batch: u64,
+    /// Optimiser steps since the start (drives the learning-rate schedule).
+    pub step: u64,
+    /// Adam's step count (its bias correction).
+    pub adam_t: u64,
+    /// Summed loss of the current epoch's batches so far.
+    pub epoch_loss_sum: f64,
+    /// Seconds spent in the current epoch before the last stop.
+    pub epoch_seconds: f64,
+    /// Finished epochs' losses.
+    pub history: Vec<EpochLoss>,
+    /// The parameters.
+    pub params: Vec<f32>,
+    /// Adam's first moments.
+    pub m: Vec<f32>,
+    /// Adam's second moments.
+    pub v: Vec<f32>,
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let out = self.bytes.get(self.at..self.at + N)?.try_into().ok()?;
+        self.at += N;
+        Some(out)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+    fn f32(&mut self) -> Option<f32> {
+        self.take().map(f32::from_le_bytes)
+    }
+    fn f64(&mut self) -> Option<f64> {
+        self.take().map(f64::from_le_bytes)
+    }
+    fn floats_into(&mut self, n: usize, out: &mut Vec<f32>) -> Option<()> {
+        let raw = self.bytes.get(self.at..self.at + 4 * n)?;
+        self.at += 4 * n;
+        out.extend(raw.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))));
+        Some(())
+    }
+}
+
+impl State {
+    /// A new run: fresh parameters from `seed`, zero moments.
+    pub fn fresh(seed: u64, digest: u64) -> Result<State, TrainError> {
+        let mut params = zeros(model::PARAMS, "network parameters")?;
+        params.copy_from_slice(&model::init(seed));
+        Ok(State {
+            digest,
+            epoch: 0,
+            batch: 0,
+            step: 0,
+            adam_t: 0,
+            epoch_loss_sum: 0.0,
+            epoch_seconds: 0.0,
+            history: Vec::new(),
+            params,
+            m: zeros(model::PARAMS, "optimiser state")?,
+            v: zeros(model::PARAMS, "optimiser state")?,
+        })
+    }
+
+    /// The checkpoint's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + 12 * self.params.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&self.digest.to_le_bytes());
+        out.extend_from_slice(&self.epoch.to_le_bytes());
+        for v in [self.batch, self.step, self.adam_t] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.epoch_loss_sum.to_le_bytes());
+        out.extend_from_slice(&self.epoch_seconds.to_le_bytes());
+        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
+        for h in &self.history {
+            out.extend_from_slice(&h.epoch.to_le_bytes());
+            out.extend_from_slice(&h.train.to_le_bytes());
+            out.extend_from_slice(&h.valid.to_le_bytes());
+            out.extend_from_slice(&h.lr.to_le_bytes());
+            out.extend_from_slice(&h.seconds.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.params.len() as u64).to_le_bytes());
+        for block in [&self.params, &self.m, &self.v] {
+            for x in block.iter() {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Writes the checkpoint (atomically).
+    pub fn write(&self, path: &Path) -> Result<(), TrainError> {
+        write_atomic(path, &self.to_bytes())
+    }
+
+    /// Reads a checkpoint, which must come from a run with the settings digest `digest`.
+    pub fn read(path: &Path, digest: u64) -> Result<State, TrainError> {
+        let bytes = std::fs::read(path).map_err(|e| TrainError::io(path, "read", e))?;
+        let bad =
+            |reason: &str| TrainError::Checkpoint { path: path.display().to_string(), reason: reason.into() };
+        if bytes.len() < 16 || bytes[..8] != MAGIC {
+            return Err(bad("not a camelpy training checkpoint (no CAMELCKP magic)"));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(bad("its checksum does not match (a damaged or truncated file)"));
+        }
+        let mut c = Cursor { bytes: body, at: 8 };
+        let short = || bad("it ends early");
+        if c.u32().ok_or_else(short)? != VERSION {
+            return Err(bad("another checkpoint version"));
+        }
+        let hidden = c.u32().ok_or_else(short)?;
+        if hidden as usize != HIDDEN {
+            return Err(bad(&format!("a network of {hidden} hidden neurons; this build trains {HIDDEN}")));
+        }
+        let stored = c.u64().ok_or_else(short)?;
+        if stored != digest {
+            return Err(bad(
+                "it was written with other settings or data (epochs, batch size, learning rate, result weight, \
+                 threads, seed or the number of training positions differ): resume with the same ones or \
+                 start afresh in another folder",
+            ));
+        }
+        let epoch = c.u32().ok_or_else(short)?;
+        let (batch, step, adam_t) =
+            (c.u64().ok_or_else(short)?, c.u64().ok_or_else(short)?, c.u64().ok_or_else(short)?);
+        let (epoch_loss_sum, epoch_seconds) = (c.f64().ok_or_else(short)?, c.f64().ok_or_else(short)?);
+        let n = c.u32().ok_or_else(short)?;
+        let mut history = Vec::new();
+        for _ in 0..n {
+            history.push(EpochLoss {
+                epoch: c.u32().ok_or_else(short)?,
+                train: c.f64().ok_or_else(short)?,
+                valid: c.f64().ok_or_else(short)?,
+                lr: c.f32().ok_or_else(short)?,
+                seconds: c.f64().ok_or_else(short)?,
+            });
+        }
+        if c.u64().ok_or_else(short)? != model::PARAMS as u64 {
+            return Err(bad("another parameter count"));
+        }
+        let mut blocks = Vec::new();
+        for what in ["network parameters", "optimiser state", "optimiser state"] {
+            let mut v = Vec::new();
+            v.try_reserve_exact(model::PARAMS).map_err(|_| AllocError { what, bytes: model::PARAMS * 4 })?;
+            c.floats_into(model::PARAMS, &mut v).ok_or_else(short)?;
+            blocks.push(v);
+        }
+        if c.at != body.len() {
+            return Err(bad("it has bytes after the optimiser state"));
+        }
+        let v = blocks.pop().expect("three blocks");
+        let m = blocks.pop().expect("three blocks");
+        let params = blocks.pop().expect("three blocks");
+        Ok(State { digest, epoch, batch, step, adam_t, epoch_loss_sum, epoch_seconds, history, params, m, v })
+    }
+}

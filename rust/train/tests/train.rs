@@ -1,0 +1,289 @@
+//! The trainer on synthetic data whose answer is known (the score is the material balance): it lowers
+//! its loss, the quantised net agrees with the float model, a stopped run resumes to exactly the same
+//! net as an uninterrupted one, and bad settings or checkpoints are refused with clear messages.
+
+use std::{
+    path::PathBuf,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use camelpy_core::{
+    data::{GameResult, Header, Record, RecordWriter, SplitMix64},
+    nnue::Network,
+    types::{Color, PieceType},
+    Position,
+};
+use camelpy_train::{load, model, train, Dataset, Event, LoadSettings, Sample, TrainSettings, NET_FILE_NAME};
+
+/// Material from the side to move's view, in centipawns: the synthetic score.
+fn material(pos: &Position) -> i16 {
+    let values = [
+        (PieceType::Pawn, 100),
+        (PieceType::Knight, 300),
+        (PieceType::Bishop, 320),
+        (PieceType::Rook, 500),
+        (PieceType::Queen, 900),
+    ];
+    let us = pos.side_to_move();
+    values
+        .iter()
+        .map(|&(pt, v)| {
+            (pos.colored_pieces(us, pt).len() as i16 - pos.colored_pieces(us.flip(), pt).len() as i16) * v
+        })
+        .sum()
+}
+
+/// Records from random games: the score is the material balance, the result its sign.
+fn synthetic_records(games: usize, seed: u64) -> Vec<Vec<Record>> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        let mut positions = Vec::new();
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            positions.push((pos.clone(), mv));
+            pos.play_unchecked(mv);
+        }
+        let n = positions.len();
+        let game: Vec<Record> = positions
+            .into_iter()
+            .enumerate()
+            .map(|(i, (p, mv))| {
+                let score = material(&p);
+                let white = if p.side_to_move() == Color::White { score } else { -score };
+                let result = match white {
+                    s if s > 0 => GameResult::WhiteWins,
+                    s if s < 0 => GameResult::BlackWins,
+                    _ => GameResult::Draw,
+                };
+                Record::from_position(&p, score, mv, result, i + 1 == n).unwrap()
+            })
+            .collect();
+        out.push(game);
+    }
+    out
+}
+
+fn dataset(games: usize, seed: u64) -> Dataset {
+    let mut data = Dataset::default();
+    for (g, game) in synthetic_records(games, seed).into_iter().enumerate() {
+        for r in game {
+            let s = Sample::from_record(&r, 3000);
+            if g % 10 == 0 {
+                data.valid.push(s);
+            } else {
+                data.train.push(s);
+            }
+        }
+    }
+    data
+}
+
+/// The largest difference rounding can make between the float model and the quantised net on `pos`, in
+/// centipawns: each of the `n + 1` feature weights and biases summed into a pre-activation is off by at
+/// most `0.5 / QA`, each output weight by `0.5 / QB`, the output bias by `0.5 / (QA · QB)`, and the
+/// integer divisions truncate by under one unit each.
+fn quantisation_bound(p: &[f32], pos: &Position) -> f32 {
+    use camelpy_core::nnue::{feature, HIDDEN, QA, QB, SCALE};
+    let n = pos.occupied().len() as f32;
+    let da = (n + 1.0) * 0.5 / QA as f32;
+    let dw = 0.5 / QB as f32;
+    let stm = pos.side_to_move();
+    let mut bound = 0.5 / (QA * QB) as f32;
+    for (side, persp) in [stm, stm.flip()].into_iter().enumerate() {
+        for i in 0..HIDDEN {
+            let mut a = p[model::FT_BIAS + i];
+            for sq in pos.occupied() {
+                a += p[feature(persp, pos.piece_on(sq).unwrap(), sq) * HIDDEN + i];
+            }
+            let c = a.clamp(0.0, 1.0);
+            let w = p[model::OUT_WEIGHTS + side * HIDDEN + i].abs();
+            bound += (c + da).powi(2) * dw + w * (2.0 * c * da + da * da);
+        }
+    }
+    bound * SCALE as f32 + 2.0
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("camelpy-train-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn settings(epochs: u32) -> TrainSettings {
+    TrainSettings { epochs, batch_size: 64, lr: 3e-3, wdl: 0.0, threads: 2, seed: 5, ..Default::default() }
+}
+
+#[test]
+fn training_lowers_the_loss_and_the_quantised_net_matches_the_float_model() {
+    let data = dataset(600, 1);
+    let dir = temp_dir("lowers");
+    let s = settings(6);
+    let before = camelpy_train::mean_loss(&model::init(s.seed), &data.valid, s.wdl, 1);
+    let summary = train(&data, &s, &dir, false, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    assert_eq!(summary.epochs.len(), 6);
+    let after = summary.epochs.last().unwrap().valid;
+    assert!(after < before * 0.3, "validation loss {before} -> {after}: {:?}", summary.epochs);
+    for pair in summary.epochs.windows(2) {
+        assert!(pair[1].train < pair[0].train * 1.05, "{:?}", summary.epochs);
+    }
+
+    // The written net: the float model's values within quantisation error.
+    let state =
+        camelpy_train::checkpoint::State::read(&dir.join("checkpoint.bin"), s.digest(data.train.len()))
+            .unwrap();
+    let net = Network::load(&dir.join(NET_FILE_NAME)).unwrap();
+    assert_eq!(net.hash(), summary.net_hash);
+    let (mut total_diff, mut total_value) = (0.0f32, 0.0f32);
+    let games = synthetic_records(20, 99);
+    for r in games.iter().flatten() {
+        let pos = r.position().unwrap();
+        let float = model::evaluate(&state.params, &pos);
+        let diff = (net.evaluate(&pos) as f32 - float).abs();
+        let bound = quantisation_bound(&state.params, &pos);
+        assert!(
+            diff <= bound,
+            "{}: quantised {} float {float} (bound {bound})",
+            pos.fen(),
+            net.evaluate(&pos)
+        );
+        total_diff += diff;
+        total_value += float.abs();
+        // The sample path and the position path of the float model agree.
+        assert!((model::evaluate_sample(&state.params, &Sample::from_record(r, 3000)) - float).abs() < 0.01);
+    }
+    // On average far inside the bound: output weights at 1/64 steps cost some 5 % of the value.
+    assert!(total_diff < 0.08 * total_value, "error {total_diff} cp in all, over values of {total_value} cp");
+    // And it learnt material: a queen up is worth far more than a pawn up.
+    let queen_up = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
+    let pawn_up = Position::from_fen("rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
+    let (q, p) = (net.evaluate(&queen_up), net.evaluate(&pawn_up));
+    assert!(q > p + 300 && p > 30, "a queen up: {q} cp, a pawn up: {p} cp");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_stopped_run_resumes_to_the_same_net() {
+    let data = dataset(40, 2);
+    let s = settings(3);
+    let straight = temp_dir("straight");
+    train(&data, &s, &straight, false, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+
+    let resumed = temp_dir("resumed");
+    let stop = AtomicBool::new(false);
+    let mut reports = 0;
+    // Stop at the first progress report of epoch 2 (mid-epoch), then resume twice more.
+    let first = train(
+        &data,
+        &s,
+        &resumed,
+        false,
+        &mut |e| {
+            if matches!(e, Event::Progress { epoch: 2, .. }) {
+                reports += 1;
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        &stop,
+    )
+    .unwrap();
+    assert!(first.stopped && reports == 1 && first.epochs.len() == 1, "{first:?}");
+    let second = train(&data, &s, &resumed, true, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    assert!(!second.stopped && second.epochs.len() == 3);
+
+    let bytes = |dir: &PathBuf| std::fs::read(dir.join(NET_FILE_NAME)).unwrap();
+    assert_eq!(bytes(&straight), bytes(&resumed));
+    let losses = |dir: &PathBuf| {
+        let st =
+            camelpy_train::checkpoint::State::read(&dir.join("checkpoint.bin"), s.digest(data.train.len()))
+                .unwrap();
+        st.history.iter().map(|h| (h.train, h.valid)).collect::<Vec<_>>()
+    };
+    assert_eq!(losses(&straight), losses(&resumed));
+
+    // Resuming with other settings is refused, and so is a damaged checkpoint.
+    let other = TrainSettings { lr: 1e-4, ..s.clone() };
+    let err =
+        train(&data, &other, &resumed, true, &mut |_| {}, &AtomicBool::new(false)).unwrap_err().to_string();
+    assert!(err.contains("other settings"), "{err}");
+    let ckpt = resumed.join("checkpoint.bin");
+    let mut raw = std::fs::read(&ckpt).unwrap();
+    let mid = raw.len() / 2;
+    raw[mid] ^= 0x40;
+    std::fs::write(&ckpt, &raw).unwrap();
+    let err = train(&data, &s, &resumed, true, &mut |_| {}, &AtomicBool::new(false)).unwrap_err().to_string();
+    assert!(err.contains("checksum") && err.contains("checkpoint.bin"), "{err}");
+    std::fs::remove_dir_all(&straight).unwrap();
+    std::fs::remove_dir_all(&resumed).unwrap();
+}
+
+#[test]
+fn data_files_are_loaded_filtered_and_split_by_game() {
+    let dir = temp_dir("load");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("synthetic.bin");
+    let games = synthetic_records(50, 3);
+    {
+        let mut w = RecordWriter::open(&path, Header { seed: 3, settings_digest: 0 }).unwrap();
+        for g in &games {
+            w.write_game(g).unwrap();
+        }
+    }
+    let all: Vec<&Record> = games.iter().flatten().collect();
+    let stop = AtomicBool::new(false);
+    let none =
+        LoadSettings { skip_in_check: false, skip_noisy: false, valid_permille: 0, ..Default::default() };
+    let data = load(std::slice::from_ref(&path), &none, &stop).unwrap();
+    assert_eq!(
+        (data.read, data.games, data.train.len(), data.valid.len()),
+        (all.len() as u64, 50, all.len(), 0)
+    );
+    assert_eq!(data.train[7], Sample::from_record(all[7], 3000));
+
+    let filtered =
+        load(std::slice::from_ref(&path), &LoadSettings { valid_permille: 200, ..Default::default() }, &stop)
+            .unwrap();
+    let kept = all.iter().filter(|r| !r.in_check && !r.noisy).count();
+    assert_eq!(filtered.train.len() + filtered.valid.len(), kept);
+    assert!(!filtered.valid.is_empty() && filtered.valid.len() < kept / 2);
+
+    let capped =
+        load(std::slice::from_ref(&path), &LoadSettings { max_positions: Some(100), ..none.clone() }, &stop)
+            .unwrap();
+    assert_eq!(capped.train.len(), 100);
+
+    let err = load(&[dir.join("missing.bin")], &none, &stop).unwrap_err().to_string();
+    assert!(err.contains("missing.bin"), "{err}");
+    let err =
+        load(std::slice::from_ref(&path), &LoadSettings { valid_permille: 1000, ..none.clone() }, &stop)
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("validation share"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    let data = dataset(3, 4);
+    let dir = temp_dir("bad");
+    let stop = AtomicBool::new(false);
+    for (s, msg) in [
+        (TrainSettings { epochs: 0, ..Default::default() }, "epochs"),
+        (TrainSettings { batch_size: 0, ..Default::default() }, "batch size"),
+        (TrainSettings { lr: f32::NAN, ..Default::default() }, "learning rate"),
+        (TrainSettings { wdl: 1.5, ..Default::default() }, "wdl"),
+        (TrainSettings { threads: 0, ..Default::default() }, "threads"),
+    ] {
+        let err = train(&data, &s, &dir, false, &mut |_| {}, &stop).unwrap_err().to_string();
+        assert!(err.contains(msg), "{err}");
+    }
+    let err =
+        train(&Dataset::default(), &TrainSettings::default(), &dir, false, &mut |_| {}, &stop).unwrap_err();
+    assert!(err.to_string().contains("no training positions"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
