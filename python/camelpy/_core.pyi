@@ -178,6 +178,11 @@ class Engine:
     def set_param(self, name: str, value: int) -> None: ...
     def search_params(self) -> list[tuple[str, int, int, int]]: ...
     def set_search_param(self, name: str, value: int) -> None: ...
+    def set_eval_file(self, path: str | None) -> None: ...
+    @property
+    def eval_file(self) -> str | None: ...
+    @property
+    def eval_hash(self) -> int | None: ...
 
 def bench(depth: int | None = None) -> tuple[int, int]: ...
 def default_params() -> list[tuple[str, int, int, int]]: ...
@@ -210,6 +215,7 @@ def analyse_many(
     hash_mb: int | None = None,
     params: list[tuple[str, int]] | None = None,
     search_params: list[tuple[str, int]] | None = None,
+    eval_file: str | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> list[SearchOutcome | Exception]: ...
 def datagen(
@@ -231,6 +237,28 @@ def datagen(
     max_plies: int | None = None,
     progress: Callable[[int, int, float], object] | None = None,
 ) -> tuple[int, int, int, int, int, float, bool, tuple[int, int, int], list[tuple[str, int]]]: ...
+
+NET_HIDDEN: int
+
+def train(
+    paths: list[str],
+    out_dir: str,
+    *,
+    epochs: int,
+    batch_size: int,
+    lr: float,
+    final_lr_share: float,
+    wdl: float,
+    threads: int,
+    seed: int,
+    valid_permille: int,
+    skip_in_check: bool,
+    skip_noisy: bool,
+    max_score: int,
+    max_positions: int | None = None,
+    resume: bool = False,
+    progress: Callable[[str, tuple[Any, ...]], object] | None = None,
+) -> tuple[list[tuple[int, float, float, float, float]], bool, int, int, int]: ...
 def read_records(
     path: str | os.PathLike[str],
     start: int,

@@ -78,6 +78,7 @@ def analyse_many(
     hash_mb: int = BATCH_HASH_MB,
     params: list[tuple[str, int]] | None = None,
     search_params: list[tuple[str, int]] | None = None,
+    eval_file: str | None = None,
 ) -> list[BatchResult]:
     """Searches every FEN or :class:`chess.Board` independently within *limit* (a
     ``chess.engine.Limit`` with ``depth``, ``nodes``, ``time`` and/or ``mate``; ``time`` bounds each
@@ -87,8 +88,9 @@ def analyse_many(
     (:exc:`camelpy.InvalidFenError`, :exc:`camelpy.IllegalMoveError`, :exc:`TypeError`), so check
     ``isinstance(r, Exception)``. *progress* is ``True`` for a tqdm bar (``pip install
     'camelpy[progress]'``) or a function called with ``(done, total)`` at most every 0.1 s. *params*
-    are evaluation weights and *search_params* run-time search settings, each as ``(name, value)`` (see
-    :meth:`camelpy.Engine.analyse_many`, which passes the engine's).
+    are evaluation weights and *search_params* run-time search settings, each as ``(name, value)``, and
+    *eval_file* a network file to evaluate with instead (see :meth:`camelpy.Engine.analyse_many`, which
+    passes the engine's).
 
     >>> import chess, chess.engine
     >>> boards = [chess.Board(), chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")]
@@ -130,6 +132,7 @@ def analyse_many(
             hash_mb=hash_mb,
             params=params,
             search_params=search_params,
+            eval_file=eval_file,
             progress=callback,
         )
     finally:

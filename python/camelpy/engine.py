@@ -10,6 +10,7 @@ The search runs in Rust with the GIL released; results come back as python-chess
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, overload
 
 import chess
@@ -41,13 +42,36 @@ class Engine:
     >>> engine.play(board, chess.engine.Limit(depth=4)).move
     Move.from_uci('d1d8')
 
+    With *eval_file*, a network file written by ``camelpy train`` evaluates instead of the classical
+    (hand-written, tuned) evaluation; :attr:`eval_file` switches later.
+
     :raises: :exc:`ValueError` for a hash size outside 1 … ``camelpy.MAX_HASH_MB`` MiB or larger than
         the machine's memory, or a thread count outside 1 … ``camelpy.MAX_THREADS``;
-        :exc:`MemoryError` if the system cannot provide the table; :exc:`TypeError` for a non-integer.
+        :exc:`MemoryError` if the system cannot provide the table; :exc:`TypeError` for a non-integer;
+        for *eval_file*, :exc:`camelpy.errors.NetworkFileError` for a file that is not a usable network
+        and :exc:`OSError` for one that cannot be read.
     """
 
-    def __init__(self, hash_mb: int = _core.DEFAULT_HASH_MB, threads: int = 1) -> None:
+    def __init__(
+        self, hash_mb: int = _core.DEFAULT_HASH_MB, threads: int = 1, *, eval_file: str | None = None
+    ) -> None:
         self._native = _core.Engine(hash_mb, threads)
+        if eval_file is not None:
+            self.eval_file = eval_file
+
+    @property
+    def eval_file(self) -> str | None:
+        """The network file the engine evaluates with, or ``None`` for the classical evaluation.
+        Setting it loads the file (a file that cannot be used raises and changes nothing) and clears the
+        hash table, whose entries hold the old evaluation's values; ``None`` goes back to the classical
+        evaluation."""
+        return self._native.eval_file
+
+    @eval_file.setter
+    def eval_file(self, path: str | os.PathLike[str] | None) -> None:
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"eval_file must be a path or None, not {type(path).__name__}")
+        self._native.set_eval_file(None if path is None else os.fspath(path))
 
     @property
     def hash_mb(self) -> int:
@@ -70,7 +94,8 @@ class Engine:
         self._native.set_threads(threads)
 
     def __repr__(self) -> str:
-        return f"Engine(hash_mb={self.hash_mb}, threads={self.threads})"
+        net = "" if self.eval_file is None else f", eval_file={self.eval_file!r}"
+        return f"Engine(hash_mb={self.hash_mb}, threads={self.threads}{net})"
 
     def search(
         self,
@@ -371,6 +396,7 @@ class Engine:
             progress=progress,
             params=list(self.params().items()),
             search_params=list(self.search_params().items()),
+            eval_file=self.eval_file,
         )
 
 

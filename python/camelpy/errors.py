@@ -100,3 +100,22 @@ class InvalidStateError(ValueError):
     ...     print(err)
     expected 6 rows separated by '/', got 2: 'kqbnr/ppppp w 0'
     """
+
+
+class NetworkFileError(ValueError):
+    """A network file (what ``camelpy train`` writes, loaded with ``Engine(eval_file=...)`` or the UCI
+    option ``EvalFile``) that is not camelpy's, is damaged (its length or checksum does not match its
+    header), or holds a network of another shape than this build evaluates.
+
+    The message names the file and what is wrong; the engine keeps the evaluation it had.
+
+    >>> import os, tempfile, camelpy
+    >>> path = os.path.join(tempfile.mkdtemp(), "net.nnue")
+    >>> with open(path, "wb") as f:
+    ...     _ = f.write(b"CAMELNET" + bytes(40))
+    >>> try:
+    ...     camelpy.Engine(eval_file=path)
+    ... except camelpy.errors.NetworkFileError as err:
+    ...     print(str(err).split("; ")[1])
+    this camelpy reads version 1
+    """

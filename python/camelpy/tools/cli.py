@@ -83,6 +83,9 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
     Command(
+        "train", "train the neural network (NNUE) on self-play data, on every core", "camelpy.tools.train"
+    ),
+    Command(
         "minichess",
         "MiniChess (6x5): the course's file-protocol runner, a random player, perft",
         "camelpy.tools.minichess",

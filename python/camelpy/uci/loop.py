@@ -101,6 +101,7 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
         Option.check("OwnBook", False),
         Option.string("BookFile", ""),
         Option.string("ParamsFile", ""),
+        Option.string("EvalFile", ""),
         Option.spin("BookSeed", 0, 0, MAX_BOOK_SEED),
     ]
     taken = {o.name.lower() for o in options}
@@ -304,7 +305,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             self._options.set(name, text)
         except OptionError as err:
             self.info(str(err))
-        except (ValueError, MemoryError, OverflowError) as err:
+        except (ValueError, MemoryError, OverflowError, OSError) as err:
             self.info(f"option {quote(name)} not changed: {quote(str(err))}")
 
     def _option_effect(self, name: str, value: Value) -> None:
@@ -323,6 +324,10 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         elif name == "ParamsFile":
             assert isinstance(value, str)
             apply_params(self._engine, read_params_file(value) if value else {}, reset=True)
+        elif name == "EvalFile":
+            # Empty: the classical evaluation. A file that cannot be used raises; the evaluation stays.
+            assert isinstance(value, str)
+            self._engine.set_eval_file(value or None)
         elif name in ("BookFile", "BookSeed", "OwnBook"):
             self._session.close_book()  # reopened with the new settings when next needed
         elif name in self._param_names:

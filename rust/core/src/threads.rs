@@ -56,7 +56,7 @@ use std::{
     collections::HashMap,
     sync::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
-        mpsc,
+        mpsc, Arc,
     },
     thread,
     time::{Duration, Instant},
@@ -65,6 +65,7 @@ use std::{
 use crate::{
     error::AllocError,
     eval::EvalParams,
+    nnue::Network,
     search::{
         info::{Report, SearchResult},
         limits::SearchLimits,
@@ -231,6 +232,7 @@ pub fn search_many(
     limits: &SearchLimits,
     movetime: Option<Duration>,
     eval: &EvalParams,
+    net: Option<&Arc<Network>>,
     workers: usize,
     hash_mb: usize,
     mut progress: impl FnMut(BatchProgress) -> bool,
@@ -248,6 +250,7 @@ pub fn search_many(
             let (next, stop) = (&next, &stop);
             s.spawn(move || {
                 let mut state = SearchState::new();
+                state.set_network(net.cloned());
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= total || stop.load(Ordering::Relaxed) {

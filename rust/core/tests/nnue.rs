@@ -141,3 +141,39 @@ fn mirror_fen(fen: &str) -> String {
     };
     format!("{board} {turn} {castling} {ep} {} {}", f.get(4).unwrap_or(&"0"), f.get(5).unwrap_or(&"1"))
 }
+
+#[test]
+fn searches_with_a_network_check_every_incremental_evaluation() {
+    use std::sync::{atomic::AtomicBool, Arc};
+
+    use camelpy_core::{
+        eval::EvalParams,
+        search::{limits::SearchLimits, search, SearchState},
+        threads::search_smp,
+        tt::TranspositionTable,
+    };
+    // Every search asserts that its accumulator pushes and pops balance; builds with debug assertions
+    // (`cargo test` without `--release`) also check each incremental evaluation against a full refresh
+    // at every node (null moves, captures, castling, promotions included).
+    let net = Arc::new(Network::example(21));
+    let mut tt = TranspositionTable::new(4).unwrap();
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits { nodes: Some(20_000), ..SearchLimits::default() };
+    let mut state = SearchState::new();
+    state.set_network(Some(net.clone()));
+    assert!(state.network().is_some());
+    for mut pos in start_positions().into_iter().take(12) {
+        tt.clear();
+        let result = search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {});
+        assert!(result.best_move.is_some_and(|m| pos.is_legal(m)), "{}", pos.fen());
+    }
+    // Two LazySMP threads, each with the network.
+    let mut states = vec![state.clone(), state];
+    let mut pos = Position::startpos();
+    let result = search_smp(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut states, &stop, |_| {});
+    assert!(result.best_move.is_some());
+    // The classical evaluation again: the network's values are gone from the search.
+    let mut classical = SearchState::new();
+    classical.set_network(None);
+    assert!(classical.network().is_none());
+}

@@ -219,14 +219,14 @@ fn batch_results_are_in_order_and_do_not_depend_on_the_workers() {
     let limits = SearchLimits { nodes: Some(3_000), ..Default::default() };
     let eval = EvalParams::DEFAULT;
     let mut calls = 0;
-    let one = search_many(&positions, &limits, None, &eval, 1, 1, |p| {
+    let one = search_many(&positions, &limits, None, &eval, None, 1, 1, |p| {
         calls += 1;
         assert!(p.done <= p.total);
         true
     })
     .expect("small tables");
     assert!(calls >= positions.len());
-    let three = search_many(&positions, &limits, None, &eval, 3, 1, |_| true).expect("small tables");
+    let three = search_many(&positions, &limits, None, &eval, None, 3, 1, |_| true).expect("small tables");
     assert!(one.iter().cloned().map(|r| r.map(timeless)).eq(three.into_iter().map(|r| r.map(timeless))));
     for (pos, result) in positions.iter().zip(&one) {
         // Each equals a search with a fresh table of the same size.
@@ -243,7 +243,7 @@ fn batch_stops_when_progress_says_so() {
     let positions: Vec<Position> = BENCH_FENS.iter().map(|f| Position::from_fen(f, false).unwrap()).collect();
     let limits = SearchLimits { depth: Some(30), ..Default::default() };
     let start = Instant::now();
-    let results = search_many(&positions, &limits, None, &EvalParams::DEFAULT, 2, 1, |p| {
+    let results = search_many(&positions, &limits, None, &EvalParams::DEFAULT, None, 2, 1, |p| {
         p.done == 0 && start.elapsed() < Duration::from_millis(100)
     })
     .expect("small tables");
@@ -261,6 +261,7 @@ fn batch_stops_when_progress_says_so() {
         &SearchLimits::default(),
         Some(Duration::from_millis(20)),
         &EvalParams::DEFAULT,
+        None,
         2,
         1,
         |_| true,
@@ -274,7 +275,7 @@ fn a_batch_whose_tables_cannot_be_allocated_is_an_error_not_an_abort() {
     let positions = vec![Position::startpos()];
     let limits = SearchLimits { depth: Some(1), ..Default::default() };
     // usize::MAX MiB saturates to a request no allocator can satisfy.
-    let err =
-        search_many(&positions, &limits, None, &EvalParams::DEFAULT, 2, usize::MAX, |_| true).unwrap_err();
+    let err = search_many(&positions, &limits, None, &EvalParams::DEFAULT, None, 2, usize::MAX, |_| true)
+        .unwrap_err();
     assert_eq!(err.what, "hash table");
 }

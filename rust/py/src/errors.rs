@@ -1,7 +1,7 @@
 //! Core errors → the Python exceptions of `camelpy.errors` (ValueError subclasses defined in Python,
 //! where `IllegalMoveError` can also subclass `chess.IllegalMoveError`).
 
-use camelpy_core::{DataError, FenError, MoveError};
+use camelpy_core::{DataError, FenError, MoveError, NetError};
 use pyo3::{
     exceptions::{PyMemoryError, PyOSError, PyValueError},
     import_exception, PyErr,
@@ -46,5 +46,31 @@ pub fn data_error(e: DataError) -> PyErr {
         DataError::Alloc(_) => PyMemoryError::new_err(e.to_string()),
         DataError::Settings(_) | DataError::Opening { .. } => PyValueError::new_err(e.to_string()),
         _ => DataFileError::new_err(e.to_string()),
+    }
+}
+
+import_exception!(camelpy.errors, NetworkFileError);
+
+/// The system's refusal to open `path` as Python's `OSError` subclass for its error number.
+fn os_error(path: String, error: std::io::Error, message: String) -> PyErr {
+    match error.raw_os_error() {
+        Some(errno) => {
+            let text = error.to_string();
+            let words = text.split(" (os error").next().unwrap_or(&text).to_string();
+            PyOSError::new_err((errno, words, path))
+        }
+        None => PyOSError::new_err(message),
+    }
+}
+
+/// A network-file problem: the system's refusals as `OSError`, weights the system could not allocate as
+/// `MemoryError`, a file that is not a network, is damaged or does not fit as
+/// `camelpy.errors.NetworkFileError` (a `ValueError`).
+pub fn net_error(e: NetError) -> PyErr {
+    let message = e.to_string();
+    match e {
+        NetError::Io { path, error } => os_error(path, error, message),
+        NetError::Alloc(_) => PyMemoryError::new_err(message),
+        _ => NetworkFileError::new_err(message),
     }
 }

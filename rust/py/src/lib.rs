@@ -13,6 +13,7 @@ mod minichess;
 mod perft;
 mod search;
 mod threads;
+mod train;
 
 use pyo3::prelude::*;
 
@@ -57,6 +58,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval::linearize, m)?)?;
     m.add_function(wrap_pyfunction!(eval::linearize_file, m)?)?;
     m.add_function(wrap_pyfunction!(data::datagen, m)?)?;
+    m.add_function(wrap_pyfunction!(train::train, m)?)?;
+    m.add("NET_HIDDEN", camelpy_core::nnue::HIDDEN)?;
     m.add_function(wrap_pyfunction!(data::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(data::data_info, m)?)?;
     m.add_function(wrap_pyfunction!(data::export_text, m)?)?;

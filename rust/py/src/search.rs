@@ -6,12 +6,13 @@
 
 use std::sync::{
     atomic::{AtomicBool, AtomicUsize, Ordering},
-    Mutex,
+    Arc, Mutex,
 };
 
 use camelpy_core::{
     bench::{bench as run_bench, BENCH_DEPTH},
     eval::{evaluate, trace, EvalParams},
+    nnue::Network,
     search::{limits::SearchLimits, params::SearchParams, SearchState},
     threads::search_smp,
     tt::TranspositionTable,
@@ -27,7 +28,7 @@ use crate::{
         check_hash, int_arg, opt_int_arg, search_limits, signed_int_arg, DEFAULT_HASH_MB, MAX_BENCH_DEPTH,
         MAX_MULTIPV, MAX_THREADS,
     },
-    errors::{fen_error, move_error},
+    errors::{fen_error, move_error, net_error},
     info::{PySearchOutcome, ReportMessage},
     interrupt,
 };
@@ -40,6 +41,22 @@ struct Core {
     states: Vec<SearchState>,
     eval: EvalParams,
     search: SearchParams,
+    /// The network evaluating instead of `eval`, and the file it came from.
+    net: Option<(Arc<Network>, String)>,
+}
+
+impl Core {
+    /// A search state for one more thread, evaluating as the others do.
+    fn new_state(net: &Option<(Arc<Network>, String)>) -> SearchState {
+        let mut state = SearchState::new();
+        state.set_network(net.as_ref().map(|(n, _)| n.clone()));
+        state
+    }
+}
+
+/// Reads the network file `path` with the GIL released.
+pub fn load_network(py: Python<'_>, path: &str) -> PyResult<Arc<Network>> {
+    py.detach(|| Network::load(std::path::Path::new(path))).map(Arc::new).map_err(net_error)
 }
 
 /// The native engine: a transposition table and search state reused across searches.
@@ -102,6 +119,7 @@ impl PyEngine {
                 tt: table(hash_mb)?,
                 hash_mb,
                 states: vec![SearchState::new()],
+                net: None,
                 eval: EvalParams::DEFAULT,
                 search: SearchParams::DEFAULT,
             }),
@@ -189,7 +207,8 @@ impl PyEngine {
             |outbox| {
                 let mut guard = self.core.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 let core = &mut *guard;
-                core.states.resize_with(threads, SearchState::new);
+                let net = core.net.clone();
+                core.states.resize_with(threads, || Core::new_state(&net));
                 let limits = SearchLimits { params: core.search, ..limits };
                 // The main search thread alone reports; each report waits for the callback.
                 search_smp(&mut pos, &limits, &core.tt, &core.eval, &mut core.states, &self.stop, |report| {
@@ -225,10 +244,46 @@ impl PyEngine {
         py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).tt.clear());
     }
 
-    /// The static evaluation (centipawns, side to move's view) with this engine's parameters.
+    /// The static evaluation (centipawns, side to move's view): the network's when one is loaded,
+    /// else the classical evaluation with this engine's parameters.
     fn evaluate(&self, py: Python<'_>, fen: &str, moves: Vec<String>, chess960: bool) -> PyResult<i32> {
         let pos = position(fen, &moves, chess960)?;
-        Ok(evaluate(&pos, &self.eval_params(py)))
+        match self.network(py) {
+            Some(net) => Ok(net.evaluate(&pos)),
+            None => Ok(evaluate(&pos, &self.eval_params(py))),
+        }
+    }
+
+    /// Evaluates with the network in the file `path` from now on, or with the classical evaluation
+    /// (`None`). A file that cannot be used raises and leaves the evaluation as it was. Waits for a
+    /// running search; clears the table (its entries hold the old evaluation's values).
+    #[pyo3(signature = (path))]
+    fn set_eval_file(&self, py: Python<'_>, path: Option<String>) -> PyResult<()> {
+        let net = match path {
+            Some(path) => Some((load_network(py, &path)?, path)),
+            None => None,
+        };
+        py.detach(|| {
+            let mut core = self.core.lock().unwrap_or_else(|p| p.into_inner());
+            for state in &mut core.states {
+                state.set_network(net.as_ref().map(|(n, _)| n.clone()));
+            }
+            core.net = net;
+            core.tt.clear();
+        });
+        Ok(())
+    }
+
+    /// The network file in use, or `None` for the classical evaluation.
+    #[getter]
+    fn eval_file(&self, py: Python<'_>) -> Option<String> {
+        py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).net.as_ref().map(|(_, p)| p.clone()))
+    }
+
+    /// The checksum of the network in use (as its file header stores it), or `None`.
+    #[getter]
+    fn eval_hash(&self, py: Python<'_>) -> Option<u64> {
+        self.network(py).map(|n| n.hash())
     }
 
     /// The evaluation's per-term table, for humans.
@@ -300,6 +355,10 @@ pub fn search_params(params: Option<Vec<(String, i32)>>) -> PyResult<SearchParam
 }
 
 impl PyEngine {
+    fn network(&self, py: Python<'_>) -> Option<Arc<Network>> {
+        py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).net.as_ref().map(|(n, _)| n.clone()))
+    }
+
     fn eval_params(&self, py: Python<'_>) -> EvalParams {
         py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).eval.clone())
     }

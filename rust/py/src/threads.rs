@@ -34,7 +34,8 @@ const BATCH_PROGRESS_MS: u64 = 100;
 /// the batch). Each worker has its own `hash_mb` table, cleared with the search state before every
 /// position, so depth- and node-limited results do not depend on the number of threads or the order
 /// of the work. `ms` bounds each search. `params` sets evaluation weights (as `Engine.set_param`),
-/// `search_params` run-time search settings (as `Engine.set_search_param`);
+/// `search_params` run-time search settings (as `Engine.set_search_param`), `eval_file` a network file
+/// to evaluate with instead (as `Engine.set_eval_file`);
 /// `progress(done, total)` is called from the calling thread at most every 100 ms and once at the
 /// end. Ctrl-C stops the batch and raises.
 ///
@@ -43,7 +44,7 @@ const BATCH_PROGRESS_MS: u64 = 100;
 /// >>> good.best_move is not None, type(bad).__name__
 /// (True, 'InvalidFenError')
 #[pyfunction]
-#[pyo3(signature = (items, *, depth=None, nodes=None, ms=None, mate=None, threads=None, hash_mb=None, params=None, search_params=None, progress=None))]
+#[pyo3(signature = (items, *, depth=None, nodes=None, ms=None, mate=None, threads=None, hash_mb=None, params=None, search_params=None, eval_file=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyse_many(
     py: Python<'_>,
@@ -56,6 +57,7 @@ pub fn analyse_many(
     hash_mb: Option<&Bound<'_, PyAny>>,
     params: Option<Vec<(String, i32)>>,
     search_params: Option<Vec<(String, i32)>>,
+    eval_file: Option<String>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     let limits =
@@ -72,6 +74,10 @@ pub fn analyse_many(
         _ => BATCH_HASH_MB as usize,
     };
     let eval = eval_params(params)?;
+    let net = match eval_file {
+        Some(path) => Some(crate::search::load_network(py, &path)?),
+        None => None,
+    };
     // Extract: bad items become their exception objects now; the good ones are searched.
     let mut entries: Vec<Option<Py<PyAny>>> = Vec::with_capacity(items.len());
     let mut positions = Vec::new();
@@ -99,6 +105,7 @@ pub fn analyse_many(
                 &limits,
                 movetime,
                 &eval,
+                net.as_ref(),
                 workers as usize,
                 hash_mb,
                 |BatchProgress { done, total }| {

@@ -160,8 +160,10 @@ fn training_lowers_the_loss_and_the_quantised_net_matches_the_float_model() {
     // On average far inside the bound: output weights at 1/64 steps cost some 5 % of the value.
     assert!(total_diff < 0.08 * total_value, "error {total_diff} cp in all, over values of {total_value} cp");
     // And it learnt material: a queen up is worth far more than a pawn up.
-    let queen_up = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
-    let pawn_up = Position::from_fen("rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
+    let queen_up =
+        Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
+    let pawn_up =
+        Position::from_fen("rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
     let (q, p) = (net.evaluate(&queen_up), net.evaluate(&pawn_up));
     assert!(q > p + 300 && p > 30, "a queen up: {q} cp, a pawn up: {p} cp");
     std::fs::remove_dir_all(&dir).unwrap();

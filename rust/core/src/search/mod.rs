@@ -13,7 +13,10 @@ pub mod movepick;
 pub mod params;
 
 use std::{
-    sync::atomic::{AtomicBool, AtomicU64, Ordering},
+    sync::{
+        atomic::{AtomicBool, AtomicU64, Ordering},
+        Arc,
+    },
     time::Instant,
 };
 
@@ -30,6 +33,7 @@ use crate::{
     board::SEE_VALUES,
     eval::{evaluate_cached, pawn_hash, EvalParams, PawnCache},
     movegen::MoveList,
+    nnue::{AccumulatorStack, Network},
     tt::{Bound, TTData, TranspositionTable},
     types::{
         is_mate, mate_in, mated_in, Color, Move, MoveKind, Piece, PieceType, Score, Square, Value, MAX_PLY,
@@ -49,6 +53,15 @@ pub struct SearchState {
     counters: CounterMoves,
     lmr: Box<[[i32; 64]; 64]>,
     pawns: PawnCache,
+    /// The network evaluating for this searcher, with its accumulators (`None`: the classical evaluation).
+    nnue: Option<NnueState>,
+}
+
+/// A network and the accumulators of the line being searched.
+#[derive(Clone)]
+struct NnueState {
+    net: Arc<Network>,
+    stack: Box<AccumulatorStack>,
 }
 
 /// What the search remembers about each ply of the line it is on, for the plies after it.
@@ -106,6 +119,27 @@ impl SearchState {
             counters: CounterMoves::new(),
             lmr,
             pawns: PawnCache::new(),
+            nnue: None,
+        }
+    }
+
+    /// Evaluates with `net` from now on, or with the classical evaluation (`None`). A searcher's table
+    /// entries keep the static evaluations of the evaluation that stored them: clear the table when
+    /// switching.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.nnue = net.map(|net| NnueState { net, stack: Box::new(AccumulatorStack::new()) });
+    }
+
+    /// The network this searcher evaluates with, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.nnue.as_ref().map(|n| &n.net)
+    }
+
+    /// Prepares the evaluation for a search from `pos`.
+    fn prepare(&mut self, eval: &EvalParams, pos: &Position) {
+        self.pawns.prepare(eval);
+        if let Some(n) = &mut self.nnue {
+            n.stack.reset(&n.net, pos);
         }
     }
 
@@ -189,7 +223,7 @@ pub fn search(
 /// # Ok::<(), camelpy_core::FenError>(())
 /// ```
 pub fn quiescence(pos: &mut Position, eval: &EvalParams, state: &mut SearchState) -> Value {
-    state.pawns.prepare(eval);
+    state.prepare(eval, pos);
     // The searcher needs a table to exist; quiescence never probes or stores it. One bucket.
     let tt = TranspositionTable::new(0).expect("a one-bucket table");
     let limits = SearchLimits::default();
@@ -232,7 +266,7 @@ pub(crate) fn search_thread<'a>(
     report: &'a mut dyn FnMut(&Report),
     role: Option<ThreadRole<'a>>,
 ) -> ThreadOutcome {
-    state.pawns.prepare(eval);
+    state.prepare(eval, pos);
     let mut searcher = Searcher {
         tt,
         eval,
@@ -255,6 +289,11 @@ pub(crate) fn search_thread<'a>(
         store_root: true,
     };
     let result = searcher.iterative_deepening(pos);
+    if let Some(n) = &searcher.state.nnue {
+        // Every play was undone: the accumulators are back at the root (checked in every build, once
+        // per search; the tests' searches with a network rely on it).
+        assert_eq!(n.stack.depth(), 0, "accumulator pushes and pops out of balance");
+    }
     if let Some(role) = searcher.role {
         role.nodes[role.index].0.store(searcher.nodes, Ordering::Relaxed);
     }
@@ -479,11 +518,7 @@ impl Searcher<'_> {
                 return VALUE_DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return if pos.is_check() {
-                    VALUE_DRAW
-                } else {
-                    evaluate_cached(pos, self.eval, &mut self.state.pawns)
-                };
+                return if pos.is_check() { VALUE_DRAW } else { self.evaluate(pos) };
             }
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
@@ -532,10 +567,10 @@ impl Searcher<'_> {
             {
                 let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 self.stack[ply as usize].moved = None;
-                pos.play_null();
+                self.play_null(pos);
                 let v =
                     -self.negamax(pos, root_moves, depth - 1 - reduction, ply + 1, -beta, -beta + 1, true);
-                pos.undo_move();
+                self.undo(pos);
                 if self.stopped {
                     return 0;
                 }
@@ -621,9 +656,9 @@ impl Searcher<'_> {
             };
             let history_score =
                 if quiet && self.sp.lmr_history_divisor != 0 { self.quiet_score(pos, mv, rows) } else { 0 };
-            pos.play_unchecked(mv);
+            self.play(pos, mv);
             if quiet_prunable && !pos.is_check() {
-                pos.undo_move();
+                self.undo(pos);
                 continue;
             }
             self.stack[ply as usize].moved = moved;
@@ -656,7 +691,7 @@ impl Searcher<'_> {
                 }
                 v
             };
-            pos.undo_move();
+            self.undo(pos);
             if self.stopped {
                 return 0;
             }
@@ -740,13 +775,51 @@ impl Searcher<'_> {
         best_value
     }
 
+    /// The static evaluation of `pos`: the network's when there is one, else the classical one.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> Value {
+        match &mut self.state.nnue {
+            Some(n) => {
+                let v = n.stack.evaluate(&n.net, pos);
+                // Tests (debug assertions) check every incremental evaluation against a full refresh.
+                debug_assert_eq!(v, n.net.evaluate(pos), "{}", pos.fen());
+                v
+            }
+            None => evaluate_cached(pos, self.eval, &mut self.state.pawns),
+        }
+    }
+
+    /// Plays `mv`, telling the network's accumulators.
+    #[inline]
+    fn play(&mut self, pos: &mut Position, mv: Move) {
+        if let Some(n) = &mut self.state.nnue {
+            n.stack.push(pos, mv);
+        }
+        pos.play_unchecked(mv);
+    }
+
+    /// Plays a null move, telling the network's accumulators.
+    #[inline]
+    fn play_null(&mut self, pos: &mut Position) {
+        if let Some(n) = &mut self.state.nnue {
+            n.stack.push_null();
+        }
+        pos.play_null();
+    }
+
+    /// Takes back [`Searcher::play`] or [`Searcher::play_null`].
+    #[inline]
+    fn undo(&mut self, pos: &mut Position) {
+        if let Some(n) = &mut self.state.nnue {
+            n.stack.pop();
+        }
+        pos.undo_move();
+    }
+
     /// The static evaluation, from the table entry where it has one.
     #[inline]
     fn raw_eval(&mut self, pos: &Position, tt_hit: Option<TTData>) -> Value {
-        tt_hit
-            .map(|t| t.eval)
-            .filter(|&e| e != VALUE_NONE)
-            .unwrap_or_else(|| evaluate_cached(pos, self.eval, &mut self.state.pawns))
+        tt_hit.map(|t| t.eval).filter(|&e| e != VALUE_NONE).unwrap_or_else(|| self.evaluate(pos))
     }
 
     /// `raw` corrected by the correction history (unchanged when it is off), kept off mate scores.
@@ -821,11 +894,7 @@ impl Searcher<'_> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                VALUE_DRAW
-            } else {
-                evaluate_cached(pos, self.eval, &mut self.state.pawns)
-            };
+            return if in_check { VALUE_DRAW } else { self.evaluate(pos) };
         }
 
         // Step 1. The table (when quiescence uses it): a bound that settles the node, a move to try first,
@@ -883,9 +952,9 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            pos.play_unchecked(mv);
+            self.play(pos, mv);
             let value = -self.qsearch(pos, ply + 1, -beta, -alpha);
-            pos.undo_move();
+            self.undo(pos);
             if self.stopped {
                 return 0;
             }

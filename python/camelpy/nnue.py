@@ -1,0 +1,203 @@
+"""Neural evaluation: train camelpy's network on self-play data, and evaluate with it.
+
+The network (768 inputs per side → 256 hidden neurons ×2 → 1, squared clipped ReLU, integer
+inference with SIMD in the core) is trained by the core's own trainer, on all cores, from data files
+that ``camelpy datagen`` writes. :func:`train` writes ``net.nnue`` into its output folder; an
+:class:`camelpy.Engine` evaluates with it through ``eval_file``, and the UCI engine through the
+``EvalFile`` option.
+
+>>> import os, tempfile, camelpy, camelpy.data, camelpy.nnue
+>>> folder = tempfile.mkdtemp()
+>>> data = os.path.join(folder, "games.bin")
+>>> _ = camelpy.data.generate(data, games=4, nodes=300, seed=1, workers=1)
+>>> result = camelpy.nnue.train([data], os.path.join(folder, "net"), epochs=2, batch_size=256, threads=1)
+>>> len(result.epochs), result.epochs[-1].train_loss < result.epochs[0].train_loss
+(2, True)
+>>> engine = camelpy.Engine(eval_file=result.net_path)
+>>> engine.search(camelpy.STARTING_FEN, depth=3).best_move is not None
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from camelpy import _core
+from camelpy._args import int_arg, opt_int_arg, real_arg
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_EPOCHS",
+    "DEFAULT_FINAL_LR_SHARE",
+    "DEFAULT_LR",
+    "DEFAULT_MAX_SCORE",
+    "DEFAULT_VALID_SHARE",
+    "DEFAULT_WDL",
+    "HIDDEN",
+    "NET_FILE_NAME",
+    "EpochLoss",
+    "TrainResult",
+    "plot_losses",
+    "train",
+]
+
+HIDDEN: int = _core.NET_HIDDEN
+"""Hidden neurons per side in this build's network."""
+
+NET_FILE_NAME = "net.nnue"
+"""The network's file name in a training run's output folder."""
+
+DEFAULT_EPOCHS = 20
+"""Passes over the training positions."""
+DEFAULT_BATCH_SIZE = 16_384
+"""Positions per optimiser step."""
+DEFAULT_LR = 1e-3
+"""Adam's initial learning rate."""
+DEFAULT_FINAL_LR_SHARE = 0.05
+"""The learning rate at the end of the cosine schedule, as a share of the initial one."""
+DEFAULT_WDL = 0.3
+"""Weight of the game result in each position's target; the rest is the search score."""
+DEFAULT_VALID_SHARE = 0.02
+"""Share of the games held out to measure the validation loss."""
+DEFAULT_MAX_SCORE = 3_000
+"""Search scores (and mates) are clamped to this many centipawns."""
+
+
+@dataclasses.dataclass(frozen=True)
+class EpochLoss:
+    """The losses after one epoch (mean squared error of the predicted win expectation).
+
+    >>> EpochLoss(epoch=1, train_loss=0.031, valid_loss=0.029, lr=0.001, seconds=12.5)
+    EpochLoss(epoch=1, train_loss=0.031, valid_loss=0.029, lr=0.001, seconds=12.5)
+    """
+
+    epoch: int
+    train_loss: float
+    valid_loss: float | None
+    """``None`` when no game was held out."""
+    lr: float
+    seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainResult:
+    """What :func:`train` did: every finished epoch's losses (a resumed run's earlier ones included),
+    whether Ctrl-C stopped it early, the written network's checksum and path, and the positions used.
+
+    >>> TrainResult((), stopped=True, net_hash=0, net_path="n.nnue", train_positions=0, valid_positions=0)
+    TrainResult(epochs=(), stopped=True, net_hash=0, net_path='n.nnue', train_positions=0, valid_positions=0)
+    """
+
+    epochs: tuple[EpochLoss, ...]
+    stopped: bool
+    net_hash: int
+    net_path: str
+    train_positions: int
+    valid_positions: int
+
+
+ProgressCallback = Callable[[str, tuple[Any, ...]], object]
+"""``progress(kind, values)``: ``("loaded", (read, games, train, valid))`` once, then ``("batch", (epoch,
+batch, batches, loss, positions_per_s))`` and ``("epoch", (epoch, train, valid, lr, seconds))``."""
+
+
+def train(
+    data: Sequence[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    *,
+    epochs: int = DEFAULT_EPOCHS,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    lr: float = DEFAULT_LR,
+    final_lr_share: float = DEFAULT_FINAL_LR_SHARE,
+    wdl: float = DEFAULT_WDL,
+    threads: int | None = None,
+    seed: int = 0,
+    valid_share: float = DEFAULT_VALID_SHARE,
+    skip_in_check: bool = True,
+    skip_noisy: bool = True,
+    max_score: int = DEFAULT_MAX_SCORE,
+    max_positions: int | None = None,
+    resume: bool = False,
+    progress: ProgressCallback | None = None,
+) -> TrainResult:
+    """Trains a network on the data files *data* (``camelpy datagen`` output), writing ``checkpoint.bin``
+    and ``net.nnue`` into *out_dir* after every epoch and when stopped.
+
+    Each position's target is *wdl* parts the game's result and the rest the search score (as a win
+    expectation, ``sigmoid(score / 400)``); the loss is the squared error. Positions in check and whose
+    best move is a capture or promotion are skipped by default; *valid_share* of the games are held out.
+    The run is deterministic for a given *seed* and *threads* (default: every core). With *resume*, a
+    run stopped by Ctrl-C (or a crash) continues exactly where its checkpoint left it; the same data and
+    settings are required. Ctrl-C writes a checkpoint and raises :exc:`KeyboardInterrupt`.
+
+    :raises: :exc:`ValueError` for a setting out of range or a checkpoint that does not match,
+        :exc:`camelpy.errors.DataFileError` for a bad data file, :exc:`OSError` for one that cannot be
+        read or an output folder that cannot be written, :exc:`TypeError` for a non-number.
+    """
+    if isinstance(data, (str, os.PathLike)):
+        raise TypeError("data must be a list of data files, not one path")
+    paths = [os.fspath(p) for p in data]
+    if not paths:
+        raise ValueError("train needs at least one data file")
+    int_arg(epochs, "epochs", 1)
+    int_arg(batch_size, "batch_size", 1)
+    lr = real_arg(lr, "lr", above=0.0)
+    final_lr_share = real_arg(final_lr_share, "final_lr_share", minimum=0.0, maximum=1.0)
+    wdl = real_arg(wdl, "wdl", minimum=0.0, maximum=1.0)
+    valid_share = real_arg(valid_share, "valid_share", minimum=0.0, below=1.0)
+    workers = opt_int_arg(threads, "threads", 1)
+    epoch_rows, stopped, net_hash, train_n, valid_n = _core.train(
+        paths,
+        os.fspath(out_dir),
+        epochs=epochs,
+        batch_size=batch_size,
+        lr=lr,
+        final_lr_share=final_lr_share,
+        wdl=wdl,
+        threads=workers if workers is not None else _core.default_threads(),
+        seed=seed,
+        valid_permille=min(round(valid_share * 1000), 999),
+        skip_in_check=bool(skip_in_check),
+        skip_noisy=bool(skip_noisy),
+        max_score=max_score,
+        max_positions=max_positions,
+        resume=bool(resume),
+        progress=progress,
+    )
+    return TrainResult(
+        epochs=tuple(EpochLoss(e, t, None if math.isnan(v) else v, lr_, s) for e, t, v, lr_, s in epoch_rows),
+        stopped=stopped,
+        net_hash=net_hash,
+        net_path=str(Path(out_dir) / NET_FILE_NAME),
+        train_positions=train_n,
+        valid_positions=valid_n,
+    )
+
+
+def plot_losses(result: TrainResult, path: str | os.PathLike[str]) -> None:
+    """Writes a PNG of the training and validation loss per epoch (matplotlib, the tune extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as err:  # pragma: no cover - matplotlib is in the tune and test extras
+        raise ImportError("the loss plot needs matplotlib: pip install 'camelpy[tune]'") from err
+    figure, axes = plt.subplots(figsize=(6, 4))
+    epochs = [e.epoch for e in result.epochs]
+    axes.plot(epochs, [e.train_loss for e in result.epochs], label="training")
+    valid = [e.valid_loss for e in result.epochs if e.valid_loss is not None]
+    if len(valid) == len(epochs):
+        axes.plot(epochs, valid, label="validation")
+    axes.set_xlabel("epoch")
+    axes.set_ylabel("mean squared error")
+    axes.set_title(f"camelpy network ({HIDDEN} hidden), {result.train_positions:,} positions")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(os.fspath(path), dpi=100)
+    plt.close(figure)

@@ -1,0 +1,133 @@
+//! `camelpy._core.train`: the network trainer (`camelpy-train`) with the GIL released, its events
+//! handed to a Python callback on the calling thread, Ctrl-C stopping it with a checkpoint written.
+
+use std::{
+    path::PathBuf,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use camelpy_train::{load, train as run_train, Event, LoadSettings, TrainError, TrainSettings};
+use pyo3::{
+    exceptions::{PyMemoryError, PyValueError},
+    prelude::*,
+};
+
+use crate::{
+    args::{int_arg, opt_int_arg, MAX_THREADS},
+    errors::{data_error, net_error},
+    interrupt,
+};
+
+/// A trainer error as the Python exception of its kind: data files as `camelpy.datagen` reports
+/// them, a bad setting or checkpoint as `ValueError`, files the system refuses as `OSError`.
+fn train_error(e: TrainError) -> PyErr {
+    match e {
+        TrainError::Data(e) => data_error(e),
+        TrainError::Net(e) => net_error(e),
+        TrainError::Alloc(_) => PyMemoryError::new_err(e.to_string()),
+        TrainError::Io { .. } => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+        TrainError::Settings(_) | TrainError::Checkpoint { .. } => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// One finished epoch: `(epoch, train_loss, valid_loss, lr, seconds)`.
+type EpochTuple = (u32, f64, f64, f32, f64);
+
+/// Trains the network on the data files *paths* into the folder *out_dir* (see ``camelpy.train``,
+/// which checks the arguments and wraps this). *progress(kind, values)* is called on this thread with
+/// ``("loaded", (read, games, train, valid))`` once, then ``("batch", (epoch, batch, batches, loss,
+/// positions_per_s))`` and ``("epoch", (epoch, train, valid, lr, seconds))``. Returns ``(epochs,
+/// stopped, net_hash, train_positions, valid_positions)``. Ctrl-C writes a checkpoint, then raises
+/// ``KeyboardInterrupt``.
+#[pyfunction]
+#[pyo3(signature = (
+    paths, out_dir, *, epochs, batch_size, lr, final_lr_share, wdl, threads, seed, valid_permille,
+    skip_in_check, skip_noisy, max_score, max_positions=None, resume=false, progress=None
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn train(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    out_dir: PathBuf,
+    epochs: &Bound<'_, PyAny>,
+    batch_size: &Bound<'_, PyAny>,
+    lr: f64,
+    final_lr_share: f64,
+    wdl: f64,
+    threads: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    valid_permille: &Bound<'_, PyAny>,
+    skip_in_check: bool,
+    skip_noisy: bool,
+    max_score: &Bound<'_, PyAny>,
+    max_positions: Option<&Bound<'_, PyAny>>,
+    resume: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(Vec<EpochTuple>, bool, u64, usize, usize)> {
+    let settings = TrainSettings {
+        epochs: int_arg(epochs, "epochs", 1, u32::MAX as u64)? as u32,
+        batch_size: int_arg(batch_size, "batch_size", 1, 1 << 24)? as usize,
+        lr: lr as f32,
+        final_lr_share: final_lr_share as f32,
+        wdl: wdl as f32,
+        threads: int_arg(threads, "threads", 1, MAX_THREADS)? as usize,
+        seed: int_arg(seed, "seed", 0, u64::MAX)?,
+    };
+    let load_settings = LoadSettings {
+        skip_in_check,
+        skip_noisy,
+        max_score: int_arg(max_score, "max_score", 1, camelpy_core::data::format::SCORE_CP_MAX as u64)?
+            as i16,
+        valid_permille: int_arg(valid_permille, "valid_permille", 0, 999)? as u32,
+        seed: settings.seed,
+        max_positions: opt_int_arg(max_positions, "max_positions", 1, u64::MAX)?,
+    };
+    enum Message {
+        Loaded(u64, u64, usize, usize),
+        Event(Event),
+    }
+    let stop = AtomicBool::new(false);
+    let result = interrupt::run(
+        py,
+        &stop,
+        |outbox| {
+            let data = load(&paths, &load_settings, &stop)?;
+            outbox.send(Message::Loaded(data.read, data.games, data.train.len(), data.valid.len()));
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            let summary = run_train(
+                &data,
+                &settings,
+                &out_dir,
+                resume,
+                &mut |e| outbox.send(Message::Event(e.clone())),
+                &stop,
+            )?;
+            Ok(Some((summary, data.train.len(), data.valid.len())))
+        },
+        |py, message: Message| {
+            let Some(callback) = &progress else { return Ok(()) };
+            match message {
+                Message::Loaded(read, games, train, valid) => {
+                    callback.call1(py, ("loaded", (read, games, train, valid))).map(drop)
+                }
+                Message::Event(Event::Progress { epoch, batch, batches, loss, positions_per_s }) => {
+                    callback.call1(py, ("batch", (epoch, batch, batches, loss, positions_per_s))).map(drop)
+                }
+                Message::Event(Event::Epoch(e)) => {
+                    callback.call1(py, ("epoch", (e.epoch, e.train, e.valid, e.lr, e.seconds))).map(drop)
+                }
+            }
+        },
+    )?
+    .map_err(train_error)?;
+    match result {
+        None => Ok((Vec::new(), true, 0, 0, 0)),
+        Some((summary, train, valid)) => {
+            let epochs =
+                summary.epochs.iter().map(|e| (e.epoch, e.train, e.valid, e.lr, e.seconds)).collect();
+            Ok((epochs, summary.stopped, summary.net_hash, train, valid))
+        }
+    }
+}

@@ -1,0 +1,150 @@
+"""The network from Python: train on self-play data, evaluate and search with the result (Engine,
+analyse_many, the UCI option EvalFile), and every bad file refused with the evaluation kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import camelpy
+import camelpy.data
+import camelpy.nnue
+import chess
+import chess.engine
+import pytest
+from camelpy.errors import NetworkFileError
+from camelpy.tools.cli import main
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> camelpy.nnue.TrainResult:
+    folder = tmp_path_factory.mktemp("nnue")
+    data = folder / "games.bin"
+    camelpy.data.generate(data, games=12, nodes=400, seed=5, workers=2)
+    return camelpy.nnue.train(
+        [data], folder / "net", epochs=3, batch_size=128, threads=2, seed=1, valid_share=0.25
+    )
+
+
+def test_training_writes_a_network_that_lowers_its_loss(trained: camelpy.nnue.TrainResult) -> None:
+    assert [e.epoch for e in trained.epochs] == [1, 2, 3]
+    assert trained.epochs[-1].train_loss < trained.epochs[0].train_loss
+    assert trained.train_positions > 300 and trained.valid_positions > 50
+    assert not trained.stopped
+    assert Path(trained.net_path).stat().st_size == 48 + 2 * (768 * 256 + 256 + 512) + 4
+    assert (
+        eval(repr(trained), {"TrainResult": camelpy.nnue.TrainResult, "EpochLoss": camelpy.nnue.EpochLoss})
+        == trained
+    )
+
+
+def test_the_engine_evaluates_and_searches_with_the_network(trained: camelpy.nnue.TrainResult) -> None:
+    classical = camelpy.Engine()
+    net = camelpy.Engine(eval_file=trained.net_path)
+    assert net.eval_file == trained.net_path and classical.eval_file is None
+    assert f"eval_file={trained.net_path!r}" in repr(net)
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    values = {e: e._native.evaluate(board.fen(), [], False) for e in (classical, net)}
+    assert values[classical] != values[net]
+    result = net.search(board, depth=5)
+    assert result.best_move in board.legal_moves
+    # A Chess960 game and a multi-threaded search with the network.
+    net.threads = 2
+    assert net.play(chess.Board.from_chess960_pos(518), chess.engine.Limit(nodes=3000)).move is not None
+    # analyse_many passes the engine's network: same results as the engine's own searches at fixed nodes.
+    many = net.analyse_many([board], chess.engine.Limit(depth=4), threads=1)
+    single = camelpy.Engine(eval_file=trained.net_path).search(board, depth=4)
+    assert not isinstance(many[0], Exception) and many[0].best_move == single.best_move
+    # Back to the classical evaluation.
+    net.eval_file = None
+    assert net._native.evaluate(board.fen(), [], False) == values[classical]
+
+
+def test_bad_network_files_are_refused_and_change_nothing(
+    trained: camelpy.nnue.TrainResult, tmp_path: Path
+) -> None:
+    engine = camelpy.Engine(eval_file=trained.net_path)
+    good = Path(trained.net_path).read_bytes()
+    cases = {
+        "short.nnue": (good[:30], "is not a camelpy network file"),
+        "cut.nnue": (good[:-10], "is damaged"),
+        "flipped.nnue": (good[:1000] + bytes([good[1000] ^ 1]) + good[1001:], "checksum"),
+        "wide.nnue": (good[:16] + (512).to_bytes(4, "little") + good[20:], "hidden neurons is 512"),
+    }
+    for name, (content, why) in cases.items():
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(NetworkFileError, match=why) as err:
+            engine.eval_file = tmp_path / name
+        assert name in str(err.value)
+        assert engine.eval_file == trained.net_path
+    with pytest.raises(FileNotFoundError):
+        engine.eval_file = tmp_path / "missing.nnue"
+    with pytest.raises(TypeError):
+        engine.eval_file = 3  # type: ignore[assignment]
+    assert engine.eval_file == trained.net_path
+    with pytest.raises(FileNotFoundError):
+        camelpy.batch.analyse_many(
+            [chess.Board()], chess.engine.Limit(depth=1), eval_file=str(tmp_path / "x")
+        )
+
+
+def test_the_uci_option_evalfile(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:
+    from camelpy.uci.loop import UciEngine
+
+    lines: list[str] = []
+    uci = UciEngine(lines.append)
+    uci.handle("uci")
+    assert "option name EvalFile type string default <empty>" in lines
+    uci.handle(f"setoption name EvalFile value {trained.net_path}")
+    assert uci._engine.eval_file == trained.net_path
+    assert not [line for line in lines if line.startswith("info string")]
+    (tmp_path / "bad.nnue").write_bytes(b"nonsense")
+    for bad in (tmp_path / "bad.nnue", tmp_path / "missing.nnue"):
+        uci.handle(f"setoption name EvalFile value {bad}")
+        assert lines[-1].startswith("info string option 'EvalFile' not changed"), lines[-1]
+        assert uci._engine.eval_file == trained.net_path
+    uci.handle("position startpos moves e2e4")
+    uci.handle("go depth 4")
+    uci.handle("isready")
+    uci.wait()
+    assert any(line.startswith("bestmove ") for line in lines)
+    uci.handle("setoption name EvalFile value <empty>")
+    assert uci._engine.eval_file is None
+
+
+def test_train_arguments_are_checked(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:
+    data = tmp_path / "none.bin"
+    for kwargs, error, why in [
+        ({"epochs": 0}, ValueError, "epochs"),
+        ({"lr": 0.0}, ValueError, "lr"),
+        ({"wdl": 1.5}, ValueError, "wdl"),
+        ({"valid_share": 1.0}, ValueError, "valid_share"),
+        ({"threads": 0}, ValueError, "threads"),
+        ({"batch_size": 1.5}, TypeError, "batch_size"),
+    ]:
+        with pytest.raises(error, match=why):
+            camelpy.nnue.train([data], tmp_path / "out", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        camelpy.nnue.train(str(data), tmp_path / "out")  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError):
+        camelpy.nnue.train([data], tmp_path / "out")
+    (tmp_path / "text.bin").write_text("not data")
+    with pytest.raises(camelpy.errors.DataFileError):
+        camelpy.nnue.train([tmp_path / "text.bin"], tmp_path / "out")
+
+
+def test_the_command_writes_losses_and_provenance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "games.bin"
+    camelpy.data.generate(data, games=4, nodes=300, seed=9, workers=1)
+    out = tmp_path / "net"
+    args = ["train", str(data), "--out", str(out), "--epochs", "2", "--batch-size", "64", "--threads", "1"]
+    assert main(args) == 0
+    losses = json.loads((out / "losses.json").read_text())
+    assert [row["epoch"] for row in losses] == [1, 2]
+    note = (out / "provenance.md").read_text()
+    assert "seed 9" in note and "| 2 |" in note and "checksum" in note
+    assert (out / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # A finished run resumed with the same settings has nothing left to do; other settings are refused.
+    assert main([*args, "--resume"]) == 0
+    assert main([*args, "--resume", "--lr", "0.01"]) == 2
+    assert "other settings" in capsys.readouterr().err
