@@ -184,7 +184,7 @@ def test_every_option_is_declared_with_a_valid_default() -> None:
     for name in ("UCI_ShowWDL", "SyzygyPath", "OwnBook", "BookFile", "BookSeed"):
         assert name in names
     params = _core.Engine().params() + _core.Engine().search_params()
-    assert len(options) == 13 + len(params)
+    assert len(options) == 14 + len(params)
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
     for line in options:
