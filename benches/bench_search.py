@@ -10,7 +10,9 @@ Timed (``--benchmark-enable``): 44 positions × 500 ms per engine. Untimed (plai
 4 positions × 30 ms, camelpy and Stockfish only.
 ``python -m benches.bench_search [ms] [engine ...]`` prints the table with ratios against camelpy;
 engines are names on ``PATH`` or under ``/usr/games`` (default: camelpy stockfish ethereal-chess
-toga2 glaurung, those present).
+toga2 glaurung, those present), and ``camelpy-nnue=NET`` is camelpy evaluating with the network file NET
+(``EvalFile``). The benchmark's ``camelpy-nnue`` case trains a throw-away network on a few self-play
+games first: nodes per second do not depend on what the weights are.
 """
 
 from __future__ import annotations
@@ -41,12 +43,15 @@ def find_engine(name: str) -> str | None:
     return path
 
 
-def engine_nps(path: str, positions: int, ms: int) -> tuple[int, int]:
+def engine_nps(path: str, positions: int, ms: int, eval_file: str | None = None) -> tuple[int, int]:
     """Total nodes and milliseconds the engine at *path* reports over *positions* bench positions
-    searched *ms* each (one thread, 16 MB)."""
+    searched *ms* each (one thread, 16 MB; with *eval_file*, camelpy's ``EvalFile`` option)."""
     nodes = millis = 0
     with chess.engine.SimpleEngine.popen_uci(path) as engine:
-        options = {"Threads": 1, "Hash": 16}
+        options: dict[str, Any] = {"Threads": 1, "Hash": 16}
+        if eval_file is not None:
+            options["EvalFile"] = eval_file
+            assert "EvalFile" in engine.options, path
         engine.configure({k: v for k, v in options.items() if k in engine.options})
         for fen in _core.BENCH_FENS[:positions]:
             board = chess.Board(fen)
@@ -57,14 +62,29 @@ def engine_nps(path: str, positions: int, ms: int) -> tuple[int, int]:
     return nodes, millis
 
 
-@pytest.mark.parametrize("name", ["camelpy", "stockfish"])
+@pytest.fixture(scope="module")
+def throwaway_net(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A network trained for one epoch on three self-play games: weights that mean little, the same
+    inference cost as any network of this shape."""
+    import camelpy.data
+    import camelpy.nnue
+
+    folder = tmp_path_factory.mktemp("net")
+    camelpy.data.generate(folder / "games.bin", games=3, nodes=300, seed=1, workers=1)
+    return camelpy.nnue.train([folder / "games.bin"], folder, epochs=1, batch_size=64, threads=1).net_path
+
+
+@pytest.mark.parametrize("name", ["camelpy", "camelpy-nnue", "stockfish"])
 @pytest.mark.benchmark(group="search-nps")
-def bench_search_nps(benchmark: Any, name: str) -> None:
-    path = find_engine(name)
+def bench_search_nps(benchmark: Any, name: str, request: pytest.FixtureRequest) -> None:
+    path = find_engine(name.removesuffix("-nnue"))
     assert path is not None, f"no {name} binary: apt-get install stockfish (the README's test command does)"
+    eval_file = request.getfixturevalue("throwaway_net") if name == "camelpy-nnue" else None
     positions = POSITIONS[1] if benchmark.disabled else POSITIONS[0]
     ms = SEARCH_MS[1] if benchmark.disabled else SEARCH_MS[0]
-    nodes, millis = benchmark.pedantic(engine_nps, args=(path, positions, ms), rounds=1, iterations=1)
+    nodes, millis = benchmark.pedantic(
+        engine_nps, args=(path, positions, ms, eval_file), rounds=1, iterations=1
+    )
     assert nodes > 0 and millis > 0
     benchmark.extra_info.update(engine=name, nodes=nodes, nps=round(nodes * 1000 / millis))
 
@@ -75,11 +95,12 @@ def main(args: list[str]) -> None:
     names = args or list(ENGINES)
     rates: dict[str, float] = {}
     for name in names:
-        path = find_engine(name)
+        name, _, eval_file = name.partition("=")
+        path = find_engine(name.removesuffix("-nnue"))
         if path is None:
             print(f"{name:16} not found")
             continue
-        nodes, millis = engine_nps(path, POSITIONS[0], ms)
+        nodes, millis = engine_nps(path, POSITIONS[0], ms, eval_file or None)
         rates[name] = nodes * 1000 / millis
         print(
             f"{name:16} {nodes:>12,} nodes in {millis / 1000:6.2f} s = {rates[name]:>11,.0f} nodes/s",
