@@ -148,3 +148,23 @@ def test_the_command_writes_losses_and_provenance(tmp_path: Path, capsys: pytest
     assert main([*args, "--resume"]) == 0
     assert main([*args, "--resume", "--lr", "0.01"]) == 2
     assert "other settings" in capsys.readouterr().err
+
+
+def test_datagen_plays_with_a_network(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:
+    path = tmp_path / "net-games.bin"
+    summary = camelpy.data.generate(path, games=2, nodes=300, seed=4, workers=1, eval_file=trained.net_path)
+    assert summary.games == 2 and summary.positions > 0
+    # A resume must use the same network: the classical evaluation is other settings.
+    with pytest.raises(camelpy.errors.DataFileError, match="other settings"):
+        camelpy.data.generate(path, games=3, nodes=300, seed=4, workers=1)
+    assert (
+        camelpy.data.generate(path, games=3, nodes=300, seed=4, workers=1, eval_file=trained.net_path).games
+        == 3
+    )
+    with pytest.raises(NetworkFileError):
+        camelpy.data.generate(path, games=3, nodes=300, seed=4, eval_file=tmp_path / "net-games.bin")
+    # The command's flag.
+    out = tmp_path / "cli.bin"
+    args = ["datagen", "--out", str(out), "--games", "1", "--nodes", "300", "--quiet"]
+    assert main([*args, "--eval-file", trained.net_path]) == 0
+    assert main([*args, "--eval-file", str(tmp_path / "missing.nnue")]) == 2

@@ -235,6 +235,7 @@ def datagen(
     draw_plies: int | None = None,
     draw_after: int | None = None,
     max_plies: int | None = None,
+    eval_file: str | None = None,
     progress: Callable[[int, int, float], object] | None = None,
 ) -> tuple[int, int, int, int, int, float, bool, tuple[int, int, int], list[tuple[str, int]]]: ...
 

@@ -198,6 +198,7 @@ def generate(
     draw_plies: int | None = None,
     draw_after: int | None = None,
     max_plies: int | None = None,
+    eval_file: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
 ) -> Summary:
     """Plays games ``0 … games - 1`` against itself and writes every searched position to *path*,
@@ -210,7 +211,10 @@ def generate(
     *random_plies* random legal moves drawn from a generator seeded by ``(seed, i)``; those positions are
     not kept. Win adjudication: |score| ≥ *win_score* for *win_plies* searches in a row, both sides
     agreeing; draw: |score| ≤ *draw_score* for *draw_plies* searches from ply *draw_after*; a game
-    reaching *max_plies* is a draw. Unset values are :data:`DEFAULTS`.
+    reaching *max_plies* is a draw. Unset values are :data:`DEFAULTS`. With *eval_file*, the searches
+    evaluate with that network (``camelpy train`` writes one) instead of the classical evaluation: a
+    network's own games are the data for the next network. Its checksum is part of the settings, so a
+    file is resumed only with the network that began it.
 
     *progress(games, positions, seconds)* is called on this thread when the run starts, about every
     0.25 s and at the end. Ctrl-C lets the games in progress finish, writes them, then raises
@@ -219,8 +223,9 @@ def generate(
     :raises: :exc:`ValueError` for a setting out of range or a bad opening (a bad FEN, Chess960, a game
         already over), :exc:`TypeError` for a setting that is not an integer,
         :exc:`camelpy.errors.DataFileError` for a file that is not a data file or does not match,
-        :exc:`OSError` when the file cannot be written, :exc:`MemoryError` when the workers' tables
-        cannot be allocated.
+        :exc:`OSError` when the file cannot be written (or *eval_file* read), :exc:`MemoryError` when the
+        workers' tables cannot be allocated, :exc:`camelpy.errors.NetworkFileError` for an *eval_file*
+        that is not a usable network.
     """
     fens = None if openings is None else [_opening_fen(o) for o in openings]
     raw = _core.datagen(
@@ -239,6 +244,7 @@ def generate(
         draw_plies=draw_plies,
         draw_after=draw_after,
         max_plies=max_plies,
+        eval_file=None if eval_file is None else os.fspath(eval_file),
         progress=progress,
     )
     total, positions, new_games, new_positions, nodes_searched, seconds, stopped, results, ends = raw

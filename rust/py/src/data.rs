@@ -61,14 +61,15 @@ fn setting(value: Option<&Bound<'_, PyAny>>, name: &str, min: u64, max: u64, def
 /// last whole game; a resume must use the same seed and settings) on *workers* threads (default:
 /// one per CPU). Each move is searched to *nodes* (default 5,000 unless *depth* is given) and/or
 /// *depth*; games start from *openings* (FENs, in turn; default the start position) plus
-/// *random_plies* random moves. *progress(games, positions, seconds)* is called on this thread when
+/// *random_plies* random moves; *eval_file* is a network file to evaluate with instead of the classical
+/// evaluation. *progress(games, positions, seconds)* is called on this thread when
 /// the run starts, about every 0.25 s and at the end. Returns a summary tuple (``camelpy.data``
 /// wraps it). Ctrl-C finishes and writes the games in progress, then raises ``KeyboardInterrupt``.
 #[pyfunction]
 #[pyo3(signature = (
     path, *, games, seed=None, workers=None, nodes=None, depth=None, random_plies=None, openings=None,
     hash_mb=None, win_score=None, win_plies=None, draw_score=None, draw_plies=None, draw_after=None,
-    max_plies=None, progress=None
+    max_plies=None, eval_file=None, progress=None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn datagen(
@@ -88,6 +89,7 @@ pub fn datagen(
     draw_plies: Option<&Bound<'_, PyAny>>,
     draw_after: Option<&Bound<'_, PyAny>>,
     max_plies: Option<&Bound<'_, PyAny>>,
+    eval_file: Option<String>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<SummaryTuple> {
     let plies = u64::from(MAX_GAME_PLIES);
@@ -118,6 +120,10 @@ pub fn datagen(
         draw_plies: setting(draw_plies, "draw_plies", 1, plies, DEFAULT_DRAW_PLIES.into())? as u32,
         draw_after: setting(draw_after, "draw_after", 0, plies, DEFAULT_DRAW_AFTER.into())? as u32,
         max_plies: setting(max_plies, "max_plies", 1, plies, DEFAULT_MAX_PLIES.into())? as u32,
+        net: match eval_file {
+            Some(path) => Some(crate::search::load_network(py, &path)?),
+            None => None,
+        },
     };
     let generator = Datagen::new(settings).map_err(data_error)?;
     let stop = AtomicBool::new(false);

@@ -36,7 +36,7 @@ use std::{
     path::Path,
     sync::{
         atomic::{AtomicBool, AtomicU64, Ordering},
-        mpsc,
+        mpsc, Arc,
     },
     thread,
     time::{Duration, Instant},
@@ -49,6 +49,7 @@ use crate::{
     },
     error::DataError,
     eval::EvalParams,
+    nnue::Network,
     search::{info::Report, limits::SearchLimits, search_thread, SearchState},
     tt::TranspositionTable,
     types::{Color, MAX_PLY},
@@ -112,6 +113,9 @@ pub struct DatagenSettings {
     pub draw_after: u32,
     /// Longest game (plies), then a draw.
     pub max_plies: u32,
+    /// The network evaluating in the games' searches (`None`: the classical evaluation). Its checksum
+    /// goes into the digest, so a file is resumed only with the network that began it.
+    pub net: Option<Arc<Network>>,
 }
 
 impl Default for DatagenSettings {
@@ -128,6 +132,7 @@ impl Default for DatagenSettings {
             draw_plies: DEFAULT_DRAW_PLIES,
             draw_after: DEFAULT_DRAW_AFTER,
             max_plies: DEFAULT_MAX_PLIES,
+            net: None,
         }
     }
 }
@@ -332,6 +337,10 @@ impl Datagen {
             let fen = pos.fen();
             h.u64(fen.len() as u64).bytes(fen.as_bytes());
         }
+        // Only with a network, so that the classical evaluation's files keep their digests.
+        if let Some(net) = &settings.net {
+            h.bytes(b"network").u64(net.hash());
+        }
         h.0
     }
 
@@ -375,6 +384,7 @@ impl Datagen {
         let start_fen = pos.fen();
         tt.clear();
         let mut state = SearchState::new();
+        state.set_network(s.net.clone());
         let limits = SearchLimits { nodes: s.nodes, depth: s.depth, ..SearchLimits::default() };
         // Never raised: a game's searches are cut only by their limits, so the game is reproducible.
         let no_stop = AtomicBool::new(false);
@@ -618,6 +628,24 @@ mod tests {
             let _ = std::fs::remove_file(&self.0);
             let _ = self.0.parent().map(std::fs::remove_dir);
         }
+    }
+
+    #[test]
+    fn a_network_plays_the_games_and_is_part_of_the_digest() {
+        let classical = Datagen::new(quick()).unwrap();
+        let net = Arc::new(Network::example(4));
+        let with_net = Datagen::new(DatagenSettings { net: Some(net.clone()), ..quick() }).unwrap();
+        let other_net =
+            Datagen::new(DatagenSettings { net: Some(Arc::new(Network::example(5))), ..quick() }).unwrap();
+        assert_ne!(classical.digest(), with_net.digest());
+        assert_ne!(with_net.digest(), other_net.digest());
+        // The network changes the games, and a game is still reproducible.
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let a = with_net.play_game(9, 0, &mut tt);
+        let b = with_net.play_game(9, 0, &mut tt);
+        let c = classical.play_game(9, 0, &mut tt);
+        assert_eq!(a.records, b.records);
+        assert_ne!(a.records, c.records);
     }
 
     fn temp(name: &str) -> Temp {
