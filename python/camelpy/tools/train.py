@@ -27,6 +27,7 @@ trained 2 epochs on ... positions (... held out): validation loss ... -> ...; wr
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
@@ -165,7 +166,7 @@ def main(args: argparse.Namespace) -> int:
         resume=args.resume,
         progress=progress,
     )
-    rows = [dataclass_row(e) for e in result.epochs]
+    rows = [dataclasses.asdict(e) for e in result.epochs]
     (out / "losses.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if result.epochs:
         nnue.plot_losses(result, out / "loss.png")
@@ -188,17 +189,6 @@ def main(args: argparse.Namespace) -> int:
 def _loss(value: float | None) -> str:
     """A loss for the display: six decimals, or "none" without a validation set (NaN from the core)."""
     return "none" if value is None or value != value else f"{value:.6f}"
-
-
-def dataclass_row(e: nnue.EpochLoss) -> dict[str, float | None]:
-    """An epoch's losses as a JSON object."""
-    return {
-        "epoch": e.epoch,
-        "train_loss": e.train_loss,
-        "valid_loss": e.valid_loss,
-        "lr": e.lr,
-        "seconds": e.seconds,
-    }
 
 
 def sys_argv_tail(args: argparse.Namespace) -> list[str]:

@@ -8,6 +8,7 @@ pub mod board;
 pub mod data;
 pub mod error;
 pub mod eval;
+pub mod fnv;
 pub mod movegen;
 pub mod nnue;
 pub mod perft;

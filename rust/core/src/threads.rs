@@ -227,6 +227,8 @@ pub struct BatchProgress {
 ///
 /// The workers' tables are allocated on the calling thread before any search starts: if the memory
 /// is not there, the batch returns an [`AllocError`] and searches nothing.
+// The batch's inputs are independent settings; a struct for them would only be built to be unpacked.
+#[allow(clippy::too_many_arguments)]
 pub fn search_many(
     positions: &[Position],
     limits: &SearchLimits,

@@ -8,7 +8,7 @@ use camelpy_core::{
 
 mod common;
 
-use common::{data_file, suite_fens, Rng};
+use common::{data_file, flip_fen, suite_fens, Rng};
 
 /// The balanced openings: their first four EPD fields plus clocks.
 fn balanced_fens() -> Vec<String> {
@@ -32,33 +32,6 @@ fn all_positions() -> Vec<Position> {
         out.push(Position::from_fen(&fen, false).unwrap());
     }
     out
-}
-
-/// The same position with the colours swapped: ranks mirrored, piece letters' case swapped, the other
-/// side to move, castling letters' case swapped (White's first, as FEN requires) and the en-passant
-/// square mirrored. The clocks stay.
-fn flip_fen(fen: &str) -> String {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let swap_case =
-        |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
-    let board: Vec<String> =
-        fields[0].split('/').rev().map(|rank| rank.chars().map(swap_case).collect()).collect();
-    let turn = if fields[1] == "w" { "b" } else { "w" };
-    let castling = if fields[2] == "-" {
-        "-".to_string()
-    } else {
-        let swapped: String = fields[2].chars().map(swap_case).collect();
-        let white: String = swapped.chars().filter(char::is_ascii_uppercase).collect();
-        let black: String = swapped.chars().filter(char::is_ascii_lowercase).collect();
-        white + &black
-    };
-    let ep = match fields[3].as_bytes() {
-        [file, rank] => format!("{}{}", *file as char, (b'1' + b'8' - rank) as char),
-        _ => "-".to_string(),
-    };
-    let mut out = vec![board.join("/"), turn.to_string(), castling, ep];
-    out.extend(fields[4..].iter().map(|s| s.to_string()));
-    out.join(" ")
 }
 
 /// Checks symmetry and trace consistency at one position; returns how many positions it checked (1).

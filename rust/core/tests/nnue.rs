@@ -8,7 +8,7 @@ use camelpy_core::{
     nnue::{simd::Level, AccumulatorStack, Network},
     Position,
 };
-use common::{suite_fens, Rng};
+use common::{flip_fen, suite_fens, Rng};
 
 /// Random walks of this many plies from each start position (then back up, then down again).
 const WALK_PLIES: usize = 40;
@@ -107,39 +107,9 @@ fn the_evaluation_is_colour_symmetric() {
     let net = Network::example(5);
     for fen in suite_fens("standard.epd") {
         let pos = Position::from_fen(&fen, false).unwrap();
-        let mirrored = Position::from_fen(&mirror_fen(&fen), false).unwrap();
+        let mirrored = Position::from_fen(&flip_fen(&fen), false).unwrap();
         assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored), "{fen}");
     }
-}
-
-/// The FEN with colours swapped and the board mirrored top to bottom.
-fn mirror_fen(fen: &str) -> String {
-    let f: Vec<&str> = fen.split_whitespace().collect();
-    let swap = |s: &str| {
-        s.chars()
-            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
-            .collect::<String>()
-    };
-    let board = f[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
-    let turn = if f[1] == "w" { "b" } else { "w" };
-    let castling = if f[2] == "-" {
-        "-".to_string()
-    } else {
-        // White's rights first, as FEN requires.
-        let swapped = swap(f[2]);
-        swapped
-            .chars()
-            .filter(char::is_ascii_uppercase)
-            .chain(swapped.chars().filter(char::is_ascii_lowercase))
-            .collect()
-    };
-    let ep = if f[3] == "-" {
-        "-".to_string()
-    } else {
-        let b = f[3].as_bytes();
-        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
-    };
-    format!("{board} {turn} {castling} {ep} {} {}", f.get(4).unwrap_or(&"0"), f.get(5).unwrap_or(&"1"))
 }
 
 #[test]

@@ -33,25 +33,19 @@ import_exception!(camelpy.errors, DataFileError);
 /// refused as `MemoryError`, a file that is not a data file, is damaged or does not match a resume as
 /// `camelpy.errors.DataFileError`, bad settings or openings as `ValueError`.
 pub fn data_error(e: DataError) -> PyErr {
+    let message = e.to_string();
     match e {
-        DataError::Io { path, action, error } => match error.raw_os_error() {
-            Some(errno) => {
-                // The system's own words, as Python's `open` would give them.
-                let text = error.to_string();
-                let words = text.split(" (os error").next().unwrap_or(&text).to_string();
-                PyOSError::new_err((errno, words, path))
-            }
-            None => PyOSError::new_err(DataError::Io { path, action, error }.to_string()),
-        },
-        DataError::Alloc(_) => PyMemoryError::new_err(e.to_string()),
-        DataError::Settings(_) | DataError::Opening { .. } => PyValueError::new_err(e.to_string()),
-        _ => DataFileError::new_err(e.to_string()),
+        DataError::Io { path, error, .. } => os_error(path, error, message),
+        DataError::Alloc(_) => PyMemoryError::new_err(message),
+        DataError::Settings(_) | DataError::Opening { .. } => PyValueError::new_err(message),
+        _ => DataFileError::new_err(message),
     }
 }
 
 import_exception!(camelpy.errors, NetworkFileError);
 
-/// The system's refusal to open `path` as Python's `OSError` subclass for its error number.
+/// The system's refusal to open `path` as Python's `OSError` subclass for its error number, in the
+/// system's own words as Python's `open` would give them; `message` where there is no error number.
 fn os_error(path: String, error: std::io::Error, message: String) -> PyErr {
     match error.raw_os_error() {
         Some(errno) => {

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use camelpy_core::{error::AllocError, nnue::HIDDEN};
+use camelpy_core::{error::AllocError, fnv::fnv1a, nnue::HIDDEN};
 
 use crate::{model, EpochLoss, TrainError};
 
@@ -18,11 +18,6 @@ use crate::{model, EpochLoss, TrainError};
 pub const FILE_NAME: &str = "checkpoint.bin";
 const MAGIC: [u8; 8] = *b"CAMELCKP";
 const VERSION: u32 = 1;
-
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
-}
 
 /// A vector of `n` zeros, or an [`AllocError`].
 pub fn zeros(n: usize, what: &'static str) -> Result<Vec<f32>, TrainError> {

@@ -119,7 +119,7 @@ impl TrainSettings {
             self.seed,
             camelpy_core::nnue::HIDDEN
         );
-        checkpoint::fnv1a(text.as_bytes())
+        camelpy_core::fnv::fnv1a(text.as_bytes())
     }
 }
 

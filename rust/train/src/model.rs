@@ -8,6 +8,7 @@
 use camelpy_core::{
     data::SplitMix64,
     nnue::{feature, Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE},
+    types::{Color, Piece, Square},
     Position,
 };
 
@@ -84,16 +85,9 @@ fn screlu(x: f32) -> f32 {
     c * c
 }
 
-/// The network's output for the pieces of `sample` (0: the side to move's perspective, 1: the other's),
-/// leaving the pre-activations in `s`.
-fn forward_into(p: &[f32], sample: &Sample, s: &mut Scratch) -> f32 {
-    let stm = sample.side_to_move();
-    s.count = 0;
-    for (piece, sq) in sample.pieces() {
-        s.features[0][s.count] = feature(stm, piece, sq);
-        s.features[1][s.count] = feature(stm.flip(), piece, sq);
-        s.count += 1;
-    }
+/// The network's output for the active features `s.features[side][..s.count]` (side 0: the side to
+/// move's perspective, 1: the other's), leaving the pre-activations in `s`.
+fn output(p: &[f32], s: &mut Scratch) -> f32 {
     let bias = &p[FT_BIAS..OUT_WEIGHTS];
     let mut out = p[OUT_BIAS];
     for side in 0..2 {
@@ -110,6 +104,22 @@ fn forward_into(p: &[f32], sample: &Sample, s: &mut Scratch) -> f32 {
     out
 }
 
+/// Fills `s` with the features of `pieces` seen by `stm` and by the other side.
+fn set_features(s: &mut Scratch, stm: Color, pieces: impl Iterator<Item = (Piece, Square)>) {
+    s.count = 0;
+    for (piece, sq) in pieces {
+        s.features[0][s.count] = feature(stm, piece, sq);
+        s.features[1][s.count] = feature(stm.flip(), piece, sq);
+        s.count += 1;
+    }
+}
+
+/// The network's output for `sample`, leaving its features and pre-activations in `s`.
+fn forward_into(p: &[f32], sample: &Sample, s: &mut Scratch) -> f32 {
+    set_features(s, sample.side_to_move(), sample.pieces());
+    output(p, s)
+}
+
 /// The float network's evaluation of `sample`, in centipawns for the side to move.
 pub fn evaluate_sample(p: &[f32], sample: &Sample) -> f32 {
     forward_into(p, sample, &mut Scratch::default()) * SCALE as f32
@@ -117,21 +127,10 @@ pub fn evaluate_sample(p: &[f32], sample: &Sample) -> f32 {
 
 /// The float network's evaluation of `pos`, in centipawns for the side to move.
 pub fn evaluate(p: &[f32], pos: &Position) -> f32 {
-    let mut pre = [[0.0f32; HIDDEN]; 2];
-    let stm = pos.side_to_move();
-    let mut out = p[OUT_BIAS];
-    for (side, persp) in [stm, stm.flip()].into_iter().enumerate() {
-        pre[side].copy_from_slice(&p[FT_BIAS..OUT_WEIGHTS]);
-        for sq in pos.occupied() {
-            let f = feature(persp, pos.piece_on(sq).expect("occupied"), sq);
-            for (a, w) in pre[side].iter_mut().zip(&p[f * HIDDEN..(f + 1) * HIDDEN]) {
-                *a += w;
-            }
-        }
-        let w_out = &p[OUT_WEIGHTS + side * HIDDEN..OUT_WEIGHTS + (side + 1) * HIDDEN];
-        out += pre[side].iter().zip(w_out).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
-    }
-    out * SCALE as f32
+    let mut s = Scratch::default();
+    let pieces = pos.occupied().map(|sq| (pos.piece_on(sq).expect("occupied"), sq));
+    set_features(&mut s, pos.side_to_move(), pieces);
+    output(p, &mut s) * SCALE as f32
 }
 
 /// The training target of `sample`: `wdl` parts game result, the rest the search score through the

@@ -49,6 +49,7 @@ use crate::{
     },
     error::DataError,
     eval::EvalParams,
+    fnv::Fnv,
     nnue::Network,
     search::{info::Report, limits::SearchLimits, search_thread, SearchState},
     tt::TranspositionTable,
@@ -227,23 +228,6 @@ pub struct Datagen {
     digest: u64,
 }
 
-/// 64-bit FNV-1a, for the settings digest: simple, stable across builds and machines, and good enough
-/// to tell settings apart (it is a check against mistakes, not against an adversary).
-struct Fnv(u64);
-
-impl Fnv {
-    fn bytes(&mut self, bytes: &[u8]) -> &mut Fnv {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-        self
-    }
-
-    fn u64(&mut self, v: u64) -> &mut Fnv {
-        self.bytes(&v.to_le_bytes())
-    }
-}
-
 /// The game's end by the rules, if it is over.
 fn end_by_rules(pos: &Position) -> Option<(GameResult, GameEnd)> {
     if !pos.has_legal_moves() {
@@ -325,7 +309,7 @@ impl Datagen {
     }
 
     fn digest_of(settings: &DatagenSettings, openings: &[Position]) -> u64 {
-        let mut h = Fnv(0xCBF2_9CE4_8422_2325);
+        let mut h = Fnv::new();
         h.bytes(b"camelpy datagen settings v1");
         h.u64(settings.nodes.map_or(u64::MAX, |n| n)).u64(settings.depth.map_or(u64::MAX, |d| d as u64));
         h.u64(settings.random_plies.into()).u64(settings.hash_mb as u64);
@@ -341,7 +325,7 @@ impl Datagen {
         if let Some(net) = &settings.net {
             h.bytes(b"network").u64(net.hash());
         }
-        h.0
+        h.finish()
     }
 
     /// The settings.

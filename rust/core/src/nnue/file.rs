@@ -16,13 +16,13 @@
 //! | 48 | … | payload: feature-transformer weights `i16[inputs × hidden]` (feature-major), biases `i16[hidden]`, output weights `i16[2 × hidden]` (side to move first), output bias `i32` |
 //!
 //! A file that is not this (another magic, version, shape, length or checksum, an output weight beyond
-//! ±[`MAX_OUTPUT_WEIGHT`]) is refused with a [`NetError`] saying which.
+//! ±[`MAX_OUTPUT_WEIGHT`](super::MAX_OUTPUT_WEIGHT)) is refused with a [`NetError`] saying which.
 
 use std::path::Path;
 
-use super::{Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
-use crate::error::AllocError;
+use super::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
 pub use crate::error::NetError;
+use crate::{error::AllocError, fnv::fnv1a};
 
 /// The first eight bytes of every network file.
 pub const NET_MAGIC: [u8; 8] = *b"CAMELNET";
@@ -34,13 +34,6 @@ pub const NET_HEADER_SIZE: usize = 48;
 const ACTIVATION_SCRELU: u16 = 1;
 /// Payload bytes of this build's architecture.
 const PAYLOAD_SIZE: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
-
-/// FNV-1a, 64 bits: a checksum against damaged files (not against tampering).
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(OFFSET, |h, &b| (h ^ b as u64).wrapping_mul(PRIME))
-}
 
 pub(crate) fn payload(net: &Network) -> Vec<u8> {
     let mut out = Vec::with_capacity(PAYLOAD_SIZE);
@@ -147,13 +140,8 @@ impl Network {
         let ft_bias = take(HIDDEN, "network's biases")?;
         let out_weights = take(2 * HIDDEN, "network's output weights")?;
         let out_bias = i32::from_le_bytes(body[PAYLOAD_SIZE - 4..].try_into().expect("4 bytes"));
-        if let Some(i) = out_weights.iter().position(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16) {
-            return Err(NetError::Corrupt {
-                path,
-                reason: format!("output weight {i} is {}, outside ±{MAX_OUTPUT_WEIGHT}", out_weights[i]),
-            });
-        }
-        Ok(Network { ft_weights, ft_bias, out_weights, out_bias })
+        // The sizes are right by construction; this checks the output weights' range.
+        Network::from_parts(ft_weights, ft_bias, out_weights, out_bias)
     }
 
     /// Reads a network file.

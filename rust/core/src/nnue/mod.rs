@@ -218,7 +218,7 @@ impl Network {
 
     /// The file's checksum of these weights (FNV-1a over the payload bytes), shown by `Debug`.
     pub fn hash(&self) -> u64 {
-        file::fnv1a(&file::payload(self))
+        crate::fnv::fnv1a(&file::payload(self))
     }
 }
 

@@ -33,3 +33,30 @@ pub fn perft_suite(name: &str) -> Vec<SuiteLine> {
 pub fn suite_fens(name: &str) -> Vec<String> {
     perft_suite(name).into_iter().map(|line| line.fen).collect()
 }
+
+/// The same position with the colours swapped: ranks mirrored, piece letters' case swapped, the other
+/// side to move, castling letters' case swapped (White's first, as FEN requires) and the en-passant
+/// square mirrored. The clocks stay.
+pub fn flip_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let swap_case =
+        |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+    let board: Vec<String> =
+        fields[0].split('/').rev().map(|rank| rank.chars().map(swap_case).collect()).collect();
+    let turn = if fields[1] == "w" { "b" } else { "w" };
+    let castling = if fields[2] == "-" {
+        "-".to_string()
+    } else {
+        let swapped: String = fields[2].chars().map(swap_case).collect();
+        let white: String = swapped.chars().filter(char::is_ascii_uppercase).collect();
+        let black: String = swapped.chars().filter(char::is_ascii_lowercase).collect();
+        white + &black
+    };
+    let ep = match fields[3].as_bytes() {
+        [file, rank] => format!("{}{}", *file as char, (b'1' + b'8' - rank) as char),
+        _ => "-".to_string(),
+    };
+    let mut out = vec![board.join("/"), turn.to_string(), castling, ep];
+    out.extend(fields[4..].iter().map(|s| s.to_string()));
+    out.join(" ")
+}
