@@ -90,6 +90,24 @@ class MiniBoard:
 
 def minichess_perft(board: MiniBoard, depth: int) -> int: ...
 
+# (depth, cp, win_in, nodes, seconds, pv)
+_MiniIteration = tuple[int, int | None, int | None, int, float, list[_MiniMove]]
+
+class MiniSearcher:
+    def __new__(cls, hash_mb: int | None = ...) -> MiniSearcher: ...
+    def clear(self) -> None: ...
+    def search(
+        self,
+        board: MiniBoard,
+        depth: int | None = ...,
+        nodes: int | None = ...,
+        time: float | None = ...,
+        on_iteration: Callable[[_MiniIteration], object] | None = ...,
+    ) -> tuple[_MiniMove | None, _MiniIteration]: ...
+
+def minichess_baseline(board: MiniBoard, kind: str, time: float, seed: int) -> _MiniMove | None: ...
+def minichess_evaluate(board: MiniBoard) -> tuple[int, list[tuple[str, int, int]]]: ...
+
 @final
 class IterationInfo:
     depth: Final[int]

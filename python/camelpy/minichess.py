@@ -36,6 +36,15 @@ Board('kqbnr/ppppp/5/2P2/PP1PP/RNBQK b 1')
 Move(4, 2, 3, 2)
 >>> perft(board, 4)
 4230
+
+The player (:func:`search`, :class:`Searcher`) and the course's baselines (:func:`baseline_move`):
+
+>>> from camelpy.minichess import search, baseline_move
+>>> result = search(Board("k4/5/5/5/5/Q3K w 7"), depth=3)
+>>> result.move, result.info.win_in
+(Move(5, 0, 0, 0), 1)
+>>> baseline_move(Board("k4/5/5/5/5/Q3K w 7"), "weak-minimax", seed=1)
+Move(5, 0, 0, 0)
 """
 
 from __future__ import annotations
@@ -43,15 +52,18 @@ from __future__ import annotations
 import dataclasses
 import enum
 import os
+import random
 import tempfile
+from collections.abc import Callable
 from typing import Union
 
 from camelpy import _core
-from camelpy._args import int_arg, path_arg, read_text, str_arg
+from camelpy._args import choice_arg, int_arg, opt_int_arg, path_arg, read_text, real_arg, str_arg
 from camelpy._quote import quote
 from camelpy.errors import InvalidMoveError
 
 __all__ = [
+    "BASELINES",
     "BLACK",
     "COLS",
     "MAX_PLIES",
@@ -60,10 +72,18 @@ __all__ = [
     "STARTING_TEXT",
     "WHITE",
     "Board",
+    "EvalTerm",
+    "Evaluation",
     "Move",
     "Outcome",
+    "SearchInfo",
+    "SearchResult",
+    "Searcher",
     "Termination",
+    "baseline_move",
+    "evaluate",
     "perft",
+    "search",
     "write_atomically",
 ]
 
@@ -459,3 +479,181 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+# The player and the baselines --------------------------------------------------------------------------
+
+BASELINES = ("random", "weak-minimax", "strong-minimax", "alpha-beta")
+"""The course's baseline players, weakest first (:func:`baseline_move`): ``random`` (a legal move at
+random), ``weak-minimax`` (minimax 2 plies deep on the 50-ply material count), ``strong-minimax``
+(minimax up to 4 plies on the engine's evaluation, no pruning), ``alpha-beta`` (alpha-beta with
+iterative deepening to the time limit, captures first, the engine's evaluation). None uses the
+player's table, quiescence or pruning; ties between equal moves are broken at random (by *seed*)."""
+
+DEFAULT_HASH_MB = 16
+"""The player's table size by default, in MiB."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchInfo:
+    """One finished iteration of the player's search."""
+
+    depth: int
+    """Plies searched."""
+    score: int | None
+    """Centipawns for the side to move (a pawn is 100), or ``None`` once the result is proven."""
+    win_in: int | None
+    """Moves to a proven win (positive) or loss (negative: ``-3`` loses in 3): a king capture, the
+    material count at ply 50, or no move left; ``None`` while unproven."""
+    nodes: int
+    """Positions searched, all iterations so far."""
+    time: float
+    """Seconds since the search began."""
+    pv: tuple[Move, ...]
+    """The principal variation, the best move first."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchResult:
+    """What :func:`search` found: the move to play (``None`` only when the game is over) and the last
+    finished iteration."""
+
+    move: Move | None
+    info: SearchInfo
+
+
+def _info(raw: tuple[int, int | None, int | None, int, float, list[tuple[int, int, int, int]]]) -> SearchInfo:
+    depth, cp, win, nodes, seconds, pv = raw
+    return SearchInfo(depth, cp, win, nodes, seconds, tuple(Move(*m) for m in pv))
+
+
+def _board_arg(board: object) -> Board:
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be a camelpy.minichess.Board, got {type(board).__name__}")
+    return board
+
+
+class Searcher:
+    """The MiniChess player's search, keeping its table of *hash_mb* MiB from move to move (for a game:
+    :meth:`clear` before a new one). Iterative deepening, principal-variation search, a transposition
+    table keyed by the pieces, the side to move and the ply count, quiescence on captures and
+    promotions, killer and history ordering, null move, late-move reductions; a captured king, the
+    50-ply count and a side with no move are decided inside the search.
+
+    >>> searcher = Searcher(hash_mb=1)
+    >>> searcher.search(Board(), depth=4).info.depth
+    4
+
+    :raises: :exc:`TypeError`/:exc:`ValueError` for a bad *hash_mb* (more than the machine has is a
+        ``ValueError``), :exc:`MemoryError` if the table cannot be allocated.
+    """
+
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
+        self._native = _core.MiniSearcher(hash_mb)
+
+    def clear(self) -> None:
+        """Forgets what earlier searches learnt (the table, killers and history)."""
+        self._native.clear()
+
+    def search(
+        self,
+        board: Board,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        time: float | None = None,
+        on_iteration: Callable[[SearchInfo], object] | None = None,
+    ) -> SearchResult:
+        """Searches *board* to *depth* plies, about *nodes* positions or *time* seconds, whichever comes
+        first (no limit: as deep as the search goes, which ends since every game ends at ply 50), with
+        the GIL released. *on_iteration* is called with every finished iteration's
+        :class:`SearchInfo` (a file-protocol player writes each better move from it); an exception it
+        raises stops the search and propagates. Ctrl-C stops the search and raises
+        :exc:`KeyboardInterrupt`. The board is not changed.
+
+        :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
+        """
+        _board_arg(board)
+        depth = opt_int_arg(depth, "depth", 1, 2**31 - 1)
+        nodes = opt_int_arg(nodes, "nodes", 1)
+        seconds = None if time is None else real_arg(time, "time", minimum=0, maximum=365 * 24 * 3600)
+        if on_iteration is not None and not callable(on_iteration):
+            raise TypeError(f"on_iteration must be callable, got {type(on_iteration).__name__}")
+        callback = None if on_iteration is None else (lambda raw: on_iteration(_info(raw)))
+        move, info = self._native.search(board._native, depth, nodes, seconds, callback)
+        return SearchResult(None if move is None else Move(*move), _info(info))
+
+
+def search(
+    board: Board,
+    *,
+    depth: int | None = None,
+    nodes: int | None = None,
+    time: float | None = None,
+    hash_mb: int = DEFAULT_HASH_MB,
+    on_iteration: Callable[[SearchInfo], object] | None = None,
+) -> SearchResult:
+    """:meth:`Searcher.search` with a new :class:`Searcher` of *hash_mb* MiB (an empty table).
+
+    >>> result = search(Board(), depth=5)
+    >>> result.move in Board().legal_moves, result.info.depth, len(result.info.pv) >= 1
+    (True, 5, True)
+    """
+    return Searcher(hash_mb).search(board, depth=depth, nodes=nodes, time=time, on_iteration=on_iteration)
+
+
+def baseline_move(board: Board, name: str, *, time: float = 1.0, seed: int | None = None) -> Move | None:
+    """The move of the baseline player *name* (one of :data:`BASELINES`) on *board*, thinking at most
+    *time* seconds (``strong-minimax`` stops deepening and ``alpha-beta`` stops searching when it is
+    up); ``None`` when the game is over. With a *seed* the choice among equally good moves is a
+    function of the seed and the position, so a seeded game replays exactly (``alpha-beta`` also
+    depends on how deep it got in the time).
+
+    >>> baseline_move(Board(), "random", seed=1) == baseline_move(Board(), "random", seed=1)
+    True
+
+    :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
+    """
+    _board_arg(board)
+    name = choice_arg(name, "name", BASELINES)
+    seconds = real_arg(time, "time", minimum=0, maximum=365 * 24 * 3600)
+    seed = opt_int_arg(seed, "seed", 0, 2**64 - 1)
+    if name == "random":
+        moves = board.legal_moves
+        if not moves:
+            return None
+        rng = random.Random() if seed is None else random.Random(f"{seed}\n{board.state()}")
+        return rng.choice(moves)
+    if seed is None:
+        seed = random.getrandbits(64)
+    move = _core.minichess_baseline(board._native, name, seconds, seed)
+    return None if move is None else Move(*move)
+
+
+@dataclasses.dataclass(frozen=True)
+class EvalTerm:
+    """One term of the evaluation: its weight and its feature (White's count minus Black's)."""
+
+    name: str
+    weight: int
+    feature: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Evaluation:
+    """The static evaluation for the side to move, in centipawns, and its terms (the ``count`` term
+    is scaled by ply / 50 and the ``tempo`` term counts for the side to move)."""
+
+    value: int
+    terms: tuple[EvalTerm, ...]
+
+
+def evaluate(board: Board) -> Evaluation:
+    """The player's static evaluation of *board* (the default weights).
+
+    >>> e = evaluate(Board())
+    >>> e.value, [t.name for t in e.terms][:3]
+    (10, ['pawn', 'knight', 'bishop'])
+    """
+    value, terms = _core.minichess_evaluate(_board_arg(board)._native)
+    return Evaluation(value, tuple(EvalTerm(*t) for t in terms))

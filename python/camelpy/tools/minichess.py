@@ -12,10 +12,21 @@
   after 50 plies. A player's working directory persists from move to move (its own files stay) and
   ``action`` is removed before each of its moves; its standard output and error go to ``player.log``
   there (``--workdir`` keeps the directories).
-* ``camelpy minichess player --random [--seed N]``: a file-protocol player (the course's "random"
-  baseline): reads ``state`` in the current directory and writes one legal move, chosen at random, to
-  ``action``, atomically (a temporary file renamed over it), so a reader never sees half a line. With
-  ``--seed`` the choice depends only on the seed and the position.
+* ``camelpy minichess player [--time S] [--ply N]``: camelpy's player as a file-protocol executable:
+  reads ``state`` in the current directory, searches (:class:`camelpy.minichess.Searcher`) and writes
+  the best move of every finished iteration to ``action``, atomically (a temporary file renamed over
+  it), so a reader never sees half a line and a player killed at the time limit has already written
+  its best move so far. It stops by itself :data:`PLAYER_MARGIN` seconds before *S* (default: the
+  course's 10). The ``state`` file does not say how many plies were played, and the 50-ply count
+  matters, so the player remembers the position it left in ``.camelpy-minichess`` in its working
+  directory (which the runner keeps): a ``state`` one move after it is ply + 1; otherwise the game is
+  taken to be new (ply 0 with White to move, 1 with Black), or ``--ply`` says.
+* ``camelpy minichess player --baseline NAME [--seed N] [--time S]``: one of the course's baselines
+  (:data:`camelpy.minichess.BASELINES`: ``random``, ``weak-minimax``, ``strong-minimax``,
+  ``alpha-beta``) as a file-protocol player; ``--random`` is ``--baseline random``. With ``--seed``
+  the choice among equal moves depends only on the seed and the position.
+* ``camelpy minichess play [--color white|black] [--time S] [--start TEXT]``: play camelpy in the
+  terminal (moves typed as ``from_row from_col to_row to_col``; ``undo``, ``quit``).
 * ``camelpy minichess perft DEPTH [--text T]``: counts the leaves of the move tree (as ``camelpy perft``).
 
 This is POSIX code: a player runs in a new session, so that a time-out can kill its whole process
@@ -36,7 +47,6 @@ import argparse
 import contextlib
 import dataclasses
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -49,10 +59,22 @@ from pathlib import Path
 from camelpy._args import brief, int_arg, path_arg, real_arg, split_command
 from camelpy._quote import quote
 from camelpy.errors import IllegalMoveError, InvalidMoveError
-from camelpy.minichess import WHITE, Board, Move, Termination, perft, write_atomically
+from camelpy.minichess import (
+    BASELINES,
+    WHITE,
+    Board,
+    Move,
+    Searcher,
+    SearchInfo,
+    Termination,
+    baseline_move,
+    perft,
+    write_atomically,
+)
 
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",
+    "PLAYER_MARGIN",
     "GameResult",
     "FilePlayer",
     "add_arguments",
@@ -60,6 +82,7 @@ __all__ = [
     "last_complete_line",
     "main",
     "play_game",
+    "player_ply",
     "random_move",
 ]
 
@@ -73,6 +96,11 @@ ACTION = "action"
 ACTION_TAIL = 1 << 16
 """Bytes read from the end of ``action``: a player may write many lines, or a huge file, and only the
 last complete line counts (a longer line is not a move anyway)."""
+MEMORY = ".camelpy-minichess"
+"""Where camelpy's player remembers the position it left (one-line form), for the ply count."""
+PLAYER_MARGIN = 0.3
+"""Seconds camelpy's player leaves unused of its time: Python's start-up (about 0.1 s on the 2-core
+development machine) and the last write, so that it exits by itself before the runner kills it."""
 LOG = "player.log"
 """Where a player's standard output and error go, in its working directory."""
 
@@ -266,24 +294,46 @@ def _finish(
 
 def random_move(board: Board, seed: int | None = None) -> Move | None:
     """A legal move of *board* chosen at random (``None`` if there is none): with a *seed*, a function
-    of the seed and the position only, so a seeded game replays exactly.
+    of the seed and the position only, so a seeded game replays exactly (the ``random`` baseline).
 
     >>> random_move(Board(), seed=1) == random_move(Board(), seed=1)
     True
     """
-    moves = board.legal_moves
-    if not moves:
-        return None
-    rng = random.Random() if seed is None else random.Random(f"{seed}\n{board.state()}")
-    return rng.choice(moves)
+    return baseline_move(board, "random", seed=seed)
+
+
+def player_ply(state: Board, memory: str | None) -> int:
+    """The ply count of the position *state* (read from a ``state`` file, so at ply 0), given the
+    one-line board the player *remembered* after its last move: one legal move after it is one ply
+    later; otherwise a new game, ply 0 with White to move and 1 with Black.
+
+    >>> after = Board(); after.push("4 2 3 2")
+    >>> now = after.copy(); now.push("1 2 2 2")
+    >>> player_ply(Board.from_state(now.state()), after.fen())
+    2
+    >>> player_ply(Board.from_state(now.state()), None)
+    0
+    """
+    if memory is not None:
+        try:
+            before = Board(memory.strip())
+        except ValueError:
+            before = None
+        if before is not None:
+            for move in before.legal_moves:
+                before.push(move)
+                if before.state() == state.state():
+                    return before.ply
+                before.pop()
+    return 0 if state.turn == WHITE else 1
 
 
 # The command line -----------------------------------------------------------------------------------
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``camelpy minichess <runner|player|perft> …``."""
-    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|perft>")
+    """``camelpy minichess <runner|player|play|perft> …``."""
+    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|play|perft>")
     runner = sub.add_parser(
         "runner",
         prog="camelpy minichess runner",
@@ -308,11 +358,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a file-protocol player: reads ./state, writes its move to ./action",
         description="A file-protocol player: reads ./state and writes its move to ./action atomically.",
     )
-    kind = player.add_mutually_exclusive_group(required=True)
+    kind = player.add_mutually_exclusive_group()
     kind.add_argument(
         "--random", action="store_true", help="a random legal move (the course's random baseline)"
     )
-    player.add_argument("--seed", type=int, metavar="N", help="make the random choice reproducible")
+    kind.add_argument(
+        "--baseline",
+        choices=BASELINES,
+        metavar="NAME",
+        help=f"play one of the course's baselines ({', '.join(BASELINES)}) instead of camelpy",
+    )
+    player.add_argument("--seed", type=int, metavar="N", help="make a baseline's choice reproducible")
+    player.add_argument(
+        "--time",
+        type=float,
+        default=DEFAULT_TIME_PER_MOVE,
+        metavar="S",
+        help=f"the runner's time per move in seconds (default {DEFAULT_TIME_PER_MOVE:g})",
+    )
+    player.add_argument(
+        "--ply", type=int, metavar="N", help="plies played before this state (default: remembered)"
+    )
+    player.add_argument(
+        "--hash", type=int, default=16, metavar="MB", help="camelpy's table size (default 16)"
+    )
+    play = sub.add_parser(
+        "play",
+        prog="camelpy minichess play",
+        help="play camelpy in the terminal",
+        description="Play MiniChess against camelpy in the terminal.",
+    )
+    play.add_argument(
+        "--color", choices=("white", "black"), default="white", help="your side (default white)"
+    )
+    play.add_argument(
+        "--time", type=float, default=1.0, metavar="S", help="camelpy's seconds per move (default 1)"
+    )
+    play.add_argument("--start", metavar="TEXT", help="start from this one-line board (default: the start)")
     count = sub.add_parser(
         "perft",
         prog="camelpy minichess perft",
@@ -339,6 +421,8 @@ def main(args: argparse.Namespace) -> int:
         return 0
     if args.tool == "player":
         return _player(args)
+    if args.tool == "play":
+        return _play(args)
     board = Board() if args.text is None else Board(args.text)
     depth = int_arg(args.depth, "depth", 0, 15)
     begin = time.perf_counter()
@@ -350,10 +434,78 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _player(args: argparse.Namespace) -> int:
-    board = Board.read_state(STATE)
-    move = random_move(board, args.seed)
-    if move is None:
-        print("error: no legal move in ./state", file=sys.stderr)
+    limit = real_arg(args.time, "--time", above=0)
+    state = Board.read_state(STATE)
+    if args.random or args.baseline is not None:
+        name = "random" if args.random else args.baseline
+        move = baseline_move(state, name, time=max(limit - PLAYER_MARGIN, 0.0), seed=args.seed)
+        if move is None:
+            print("error: no legal move in ./state", file=sys.stderr)
+            return 1
+        write_atomically(ACTION, f"{move}\n")
+        return 0
+    if args.ply is not None:
+        ply = int_arg(args.ply, "--ply", 0, 10_000)
+    else:
+        try:
+            memory: str | None = Path(MEMORY).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            memory = None
+        ply = player_ply(state, memory)
+    board = Board.from_state(state.state(), ply)
+
+    def write(info: SearchInfo) -> None:
+        if info.pv:
+            write_atomically(ACTION, f"{info.pv[0]}\n")
+
+    result = Searcher(args.hash).search(board, time=max(limit - PLAYER_MARGIN, 0.01), on_iteration=write)
+    if result.move is None:
+        print(f"error: the game is over in ./state ({board.fen()})", file=sys.stderr)
         return 1
-    write_atomically(ACTION, f"{move}\n")
+    write_atomically(ACTION, f"{result.move}\n")
+    board.push(result.move)
+    with contextlib.suppress(OSError):
+        write_atomically(MEMORY, board.fen() + "\n")
+    info = result.info
+    score = f"win in {info.win_in}" if info.win_in is not None else f"cp {info.score}"
+    print(f"ply {ply}: {result.move} depth {info.depth} {score} nodes {info.nodes} time {info.time:.2f}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    """Human against camelpy in the terminal."""
+    limit = real_arg(args.time, "--time", above=0)
+    board = Board() if args.start is None else Board(args.start)
+    human = args.color == "white"
+    searcher = Searcher()
+    print("Moves are 'from_row from_col to_row to_col' (e.g. 4 2 3 2); 'undo' takes back, 'quit' ends.")
+    while board.outcome() is None:
+        print(f"\n{board}\n")
+        if board.turn == human:
+            try:
+                line = input("your move: ").strip()
+            except EOFError:
+                print()
+                return 0
+            if line in ("quit", "exit"):
+                return 0
+            if line == "undo":
+                if len(board.move_stack) >= 2:
+                    board.pop()
+                    board.pop()
+                else:
+                    print("nothing to take back")
+                continue
+            try:
+                board.push(line)
+            except ValueError as err:
+                print(f"error: {err}")
+            continue
+        result = searcher.search(board, time=limit)
+        assert result.move is not None  # the game is not over
+        info = result.info
+        score = f"win in {info.win_in}" if info.score is None else f"{info.score / 100:+.2f}"
+        print(f"camelpy plays {result.move} (depth {info.depth}, {score})")
+        board.push(result.move)
+    print(f"\n{board}\n\nresult: {board.result()} ({board.outcome()})")
     return 0

@@ -21,8 +21,16 @@
 //!              58..64  generation (6 bits, the search that wrote it)
 //! ```
 //! The bucket for a key is `(key * buckets) >> 64`, so any size works (no power of two needed).
+//!
+//! # Other games
+//! The table stores any move that packs into 16 bits ([`TableMove`]): chess's [`Move`] by default, and
+//! the small games' moves (MiniChess, through `camelpy-gamesearch`) with the same code, monomorphised,
+//! so chess pays nothing for the generality.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::{
+    marker::PhantomData,
+    sync::atomic::{AtomicU64, AtomicU8, Ordering},
+};
 
 use crate::{
     error::AllocError,
@@ -52,11 +60,31 @@ pub enum Bound {
     Exact = 3,
 }
 
+/// A move the table can store: 16 bits, of which the all-zero pattern means "no move".
+pub trait TableMove: Copy {
+    /// The move's 16 bits (never 0).
+    fn to_raw(self) -> u16;
+    /// The move with these bits, `None` for 0 (or for bits that are no move of this game).
+    fn from_raw(raw: u16) -> Option<Self>;
+}
+
+impl TableMove for Move {
+    #[inline(always)]
+    fn to_raw(self) -> u16 {
+        self.raw()
+    }
+
+    #[inline(always)]
+    fn from_raw(raw: u16) -> Option<Move> {
+        Move::from_raw(raw)
+    }
+}
+
 /// A copy of one entry, as read by `probe`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TTData {
+pub struct TTData<M = Move> {
     /// The best or refuting move found, if any: validate before use.
-    pub mv: Option<Move>,
+    pub mv: Option<M>,
     /// The value, already adjusted to the probing ply (see [`value_from_tt`]); `VALUE_NONE` if none.
     pub value: Value,
     /// The static evaluation, or `VALUE_NONE`.
@@ -109,8 +137,15 @@ pub fn value_from_tt(v: Value, ply: i32) -> Value {
     }
 }
 
-fn pack(mv: Option<Move>, value: Value, eval: Value, depth: i32, bound: Bound, generation: u8) -> u64 {
-    let mv = mv.map_or(0, |m| m.raw()) as u64;
+fn pack<M: TableMove>(
+    mv: Option<M>,
+    value: Value,
+    eval: Value,
+    depth: i32,
+    bound: Bound,
+    generation: u8,
+) -> u64 {
+    let mv = mv.map_or(0, M::to_raw) as u64;
     let value = value.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
     let eval = eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
@@ -138,25 +173,31 @@ fn unpack_bound(data: u64) -> Bound {
     }
 }
 
-/// The shared, lock-free transposition table (concurrency policy in the module documentation).
-pub struct TranspositionTable {
+/// The shared, lock-free transposition table (concurrency policy in the module documentation), for
+/// moves of type `M` (chess's by default).
+pub struct TranspositionTable<M = Move> {
     buckets: Box<[Bucket]>,
     generation: AtomicU8,
+    moves: PhantomData<M>,
 }
 
-impl TranspositionTable {
+impl<M: TableMove> TranspositionTable<M> {
     /// A table of about `mb` mebibytes (at least one bucket), or an [`AllocError`] if the system
     /// cannot provide the memory: the size comes from the user, so a failed allocation is an error
     /// value, never an abort (whatever the operating system's over-commit setting, the request is
     /// made with `try_reserve_exact` and its failure reported).
-    pub fn new(mb: usize) -> Result<TranspositionTable, AllocError> {
+    pub fn new(mb: usize) -> Result<TranspositionTable<M>, AllocError> {
         let count = (mb.saturating_mul(1 << 20) / core::mem::size_of::<Bucket>()).max(1);
         let failed =
             AllocError { what: "hash table", bytes: count.saturating_mul(core::mem::size_of::<Bucket>()) };
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count).map_err(|_| failed)?;
         buckets.resize_with(count, Bucket::default);
-        Ok(TranspositionTable { buckets: buckets.into_boxed_slice(), generation: AtomicU8::new(0) })
+        Ok(TranspositionTable {
+            buckets: buckets.into_boxed_slice(),
+            generation: AtomicU8::new(0),
+            moves: PhantomData,
+        })
     }
 
     /// Reallocates to about `mb` mebibytes; the contents are lost. The new table is allocated before
@@ -192,7 +233,7 @@ impl TranspositionTable {
     }
 
     /// Looks `key` up; on a hit returns the entry with its value adjusted to `ply`.
-    pub fn probe(&self, key: u64, ply: i32) -> Option<TTData> {
+    pub fn probe(&self, key: u64, ply: i32) -> Option<TTData<M>> {
         for entry in &self.bucket(key).0 {
             let data = entry.data.load(Ordering::Relaxed);
             let check = entry.check.load(Ordering::Relaxed);
@@ -200,7 +241,7 @@ impl TranspositionTable {
                 let value = (data >> 16) as u16 as i16 as i32;
                 let eval = (data >> 32) as u16 as i16 as i32;
                 return Some(TTData {
-                    mv: Move::from_raw(data as u16),
+                    mv: M::from_raw(data as u16),
                     value: value_from_tt(value, ply),
                     eval,
                     depth: unpack_depth(data),
@@ -215,7 +256,7 @@ impl TranspositionTable {
     /// search holds it). An entry for the same key is updated (its move kept if the new one is `None`;
     /// left alone if it is much deeper from this search and the new bound is not exact); otherwise the
     /// entry with the least `depth - AGE_WEIGHT * age` in the bucket is replaced.
-    pub fn store(&self, key: u64, ply: i32, entry: TTData) {
+    pub fn store(&self, key: u64, ply: i32, entry: TTData<M>) {
         let TTData { mv, value, eval, depth, bound } = entry;
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
@@ -229,7 +270,7 @@ impl TranspositionTable {
                 if bound != Bound::Exact && depth + 3 < old_depth && unpack_generation(data) == generation {
                     return; // a much deeper result from this search is worth more
                 }
-                let mv = mv.or(Move::from_raw(data as u16));
+                let mv = mv.or(M::from_raw(data as u16));
                 write(entry, key, pack(mv, value_to_tt(value, ply), eval, depth, bound, generation));
                 return;
             }
@@ -282,11 +323,11 @@ mod tests {
         // 2^40 MiB is more than any address space: the allocator refuses it whatever the over-commit
         // policy, and usize::MAX MiB overflows the size computation.
         for mb in [1 << 40, usize::MAX] {
-            let err = TranspositionTable::new(mb).err().expect("refused");
+            let err = TranspositionTable::<Move>::new(mb).err().expect("refused");
             assert_eq!(err.what, "hash table");
             assert!(err.to_string().starts_with("could not allocate a hash table of "), "{err}");
         }
-        let mut tt = TranspositionTable::new(1).unwrap();
+        let mut tt = TranspositionTable::<Move>::new(1).unwrap();
         let mv = Move::new(Square::E2, Square::E4);
         tt.store(42, 0, TTData { mv: Some(mv), value: 10, eval: 5, depth: 3, bound: Bound::Exact });
         assert!(tt.resize(1 << 40).is_err());
@@ -298,7 +339,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_round_trip() {
-        let tt = TranspositionTable::new(1).unwrap();
+        let tt = TranspositionTable::<Move>::new(1).unwrap();
         assert_eq!(tt.size_bytes(), 1 << 20);
         let mv = Move::new(Square::E2, Square::E4);
         tt.store(
@@ -317,7 +358,7 @@ mod tests {
 
     #[test]
     fn mate_values_are_relative_to_the_node() {
-        let tt = TranspositionTable::new(1).unwrap();
+        let tt = TranspositionTable::<Move>::new(1).unwrap();
         // Found at ply 3: mate in 5 plies from the root = mate in 2 plies from this node.
         tt.store(7, 3, TTData { mv: None, value: mate_in(5), eval: 0, depth: 10, bound: Bound::Exact });
         // Probed at ply 1 (a transposition nearer the root): mate in 3 plies from the root.
@@ -328,7 +369,7 @@ mod tests {
 
     #[test]
     fn replacement_prefers_shallow_and_old_entries() {
-        let tt = TranspositionTable::new(0).unwrap(); // one bucket: every key collides
+        let tt = TranspositionTable::<Move>::new(0).unwrap(); // one bucket: every key collides
         for (key, depth) in [(1u64, 10), (2, 2), (3, 8), (4, 9)] {
             tt.store(key, 0, TTData { mv: None, value: 0, eval: 0, depth, bound: Bound::Exact });
         }
@@ -345,7 +386,7 @@ mod tests {
 
     #[test]
     fn same_key_keeps_deeper_result_and_old_move() {
-        let tt = TranspositionTable::new(1).unwrap();
+        let tt = TranspositionTable::<Move>::new(1).unwrap();
         let mv = Move::new(Square::G1, Square::F3);
         tt.store(99, 0, TTData { mv: Some(mv), value: 50, eval: 0, depth: 12, bound: Bound::Exact });
         tt.store(99, 0, TTData { mv: None, value: 10, eval: 0, depth: 2, bound: Bound::Upper }); // much shallower, not exact: ignored
@@ -360,7 +401,7 @@ mod tests {
     fn concurrent_writers_never_produce_mixed_entries() {
         // Every thread writes entries whose data is a function of the key; a reader must never accept
         // data that does not belong to the key it probed (the XOR check rejects torn entries).
-        let tt = TranspositionTable::new(0).unwrap(); // one bucket: maximal contention
+        let tt = TranspositionTable::<Move>::new(0).unwrap(); // one bucket: maximal contention
         let expected = |key: u64| ((key % 1000) as i32, (key % 60) as i32);
         std::thread::scope(|s| {
             for t in 0..4u64 {

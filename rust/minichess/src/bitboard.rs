@@ -3,7 +3,7 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use crate::types::{Square, NUM_SQUARES};
+use crate::types::{Square, COLS, NUM_SQUARES, ROWS};
 
 /// A set of squares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -14,6 +14,16 @@ impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 30 squares.
     pub const FULL: Bitboard = Bitboard((1 << NUM_SQUARES) - 1);
+
+    /// The five squares of `row` (0 = top); empty for a row off the board.
+    #[inline]
+    pub const fn row(row: u8) -> Bitboard {
+        if row < ROWS {
+            Bitboard(((1 << COLS) - 1) << (row * COLS))
+        } else {
+            Bitboard::EMPTY
+        }
+    }
 
     /// The set holding only `sq`.
     #[inline]

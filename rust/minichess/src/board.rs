@@ -267,50 +267,101 @@ impl Board {
         Color::ALL.into_iter().find(|&c| self.pieces_of(c, PieceType::King).is_empty())
     }
 
-    /// Appends every move of the side to move, ignoring whether the game is over (the no-move test of
-    /// [`Board::outcome`] and [`Board::legal_moves`] share it). Moves come in square order of the piece
-    /// that moves, then of the target.
-    fn generate(&self, list: &mut MoveList) {
-        let us = self.side;
-        let own = self.pieces(us);
-        let theirs = self.pieces(us.flip());
+    /// The squares the piece `piece` on `from` may move to (its captures and steps), ignoring whether
+    /// the game is over.
+    #[inline]
+    fn targets(&self, piece: Piece, from: Square) -> Bitboard {
+        let own = self.pieces(piece.color);
+        let theirs = self.pieces(piece.color.flip());
         let occupied = own | theirs;
-        for from in own {
+        match piece.kind {
+            PieceType::Pawn => {
+                let forward = match piece.color {
+                    Color::White => from.index().checked_sub(COLS as usize),
+                    Color::Black => Some(from.index() + COLS as usize),
+                };
+                let push =
+                    forward.and_then(Square::from_index).map_or(Bitboard::EMPTY, Bitboard::from_square)
+                        & !occupied;
+                push | (pawn_attacks(piece.color, from) & theirs)
+            }
+            PieceType::Knight => knight_attacks(from) & !own,
+            PieceType::Bishop => bishop_attacks(from, occupied) & !own,
+            PieceType::Rook => rook_attacks(from, occupied) & !own,
+            PieceType::Queen => queen_attacks(from, occupied) & !own,
+            PieceType::King => king_attacks(from) & !own,
+        }
+    }
+
+    /// Calls `push` with every move of the side to move (only captures and promotions if
+    /// `noisy_only`), ignoring whether the game is over. Moves come in square order of the piece that
+    /// moves, then of the target.
+    #[inline]
+    fn generate(&self, noisy_only: bool, mut push: impl FnMut(Move)) {
+        let us = self.side;
+        let theirs = self.pieces(us.flip());
+        let promotion_row = Bitboard::row(us.promotion_row());
+        for from in self.pieces(us) {
             let Some(piece) = self.squares[from.index()] else { continue };
-            let targets = match piece.kind {
-                PieceType::Pawn => {
-                    let forward = match us {
-                        Color::White => from.index().checked_sub(COLS as usize),
-                        Color::Black => Some(from.index() + COLS as usize),
-                    };
-                    let push =
-                        forward.and_then(Square::from_index).map_or(Bitboard::EMPTY, Bitboard::from_square)
-                            & !occupied;
-                    push | (pawn_attacks(us, from) & theirs)
-                }
-                PieceType::Knight => knight_attacks(from) & !own,
-                PieceType::Bishop => bishop_attacks(from, occupied) & !own,
-                PieceType::Rook => rook_attacks(from, occupied) & !own,
-                PieceType::Queen => queen_attacks(from, occupied) & !own,
-                PieceType::King => king_attacks(from) & !own,
-            };
+            let mut targets = self.targets(piece, from);
+            if noisy_only {
+                let promotions = if piece.kind == PieceType::Pawn { promotion_row } else { Bitboard::EMPTY };
+                targets &= theirs | promotions;
+            }
             for to in targets {
-                list.push(Move::new(from, to));
+                push(Move::new(from, to));
             }
         }
     }
 
-    /// The legal moves: every move that follows the movement rules, none once the game is over.
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        if self.king_missing().is_none() && self.ply < MAX_PLIES {
-            self.generate(&mut list);
-        }
-        list
+    /// Appends the moves of the side to move to `out` (only captures and promotions if `noisy_only`),
+    /// whether or not the game is over: for a search, which tests the end of the game itself
+    /// ([`Board::decided`]) before generating.
+    pub fn generate_into(&self, out: &mut Vec<Move>, noisy_only: bool) {
+        self.generate(noisy_only, |mv| out.push(mv));
     }
 
-    /// The result, once the game is over (the rules are in the module documentation).
-    pub fn outcome(&self) -> Option<Outcome> {
+    /// Whether `mv` is one of the side to move's moves by the movement rules (the game's end not
+    /// considered): a cheap test for a move from a hash table.
+    #[inline]
+    pub fn is_pseudo_legal(&self, mv: Move) -> bool {
+        match self.squares[mv.from.index()] {
+            Some(piece) if piece.color == self.side => self.targets(piece, mv.from).contains(mv.to),
+            _ => false,
+        }
+    }
+
+    /// Whether `mv` captures or promotes.
+    #[inline]
+    pub fn is_noisy(&self, mv: Move) -> bool {
+        self.squares[mv.to.index()].is_some()
+            || self.squares[mv.from.index()]
+                .is_some_and(|p| p.kind == PieceType::Pawn && mv.to.row() == p.color.promotion_row())
+    }
+
+    /// Whether any piece of `by` attacks `sq`.
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        let occupied = self.occupied();
+        let theirs = |kind| self.pieces_of(by, kind);
+        !(knight_attacks(sq) & theirs(PieceType::Knight)).is_empty()
+            || !(king_attacks(sq) & theirs(PieceType::King)).is_empty()
+            || !(pawn_attacks(by.flip(), sq) & theirs(PieceType::Pawn)).is_empty()
+            || !(bishop_attacks(sq, occupied) & (theirs(PieceType::Bishop) | theirs(PieceType::Queen)))
+                .is_empty()
+            || !(rook_attacks(sq, occupied) & (theirs(PieceType::Rook) | theirs(PieceType::Queen))).is_empty()
+    }
+
+    /// Whether the side to move's king can be captured at once (MiniChess has no check rule; this is
+    /// what "in check" means to a search).
+    pub fn king_in_danger(&self) -> bool {
+        let us = self.side;
+        self.pieces_of(us, PieceType::King).first().is_some_and(|k| self.is_attacked(k, us.flip()))
+    }
+
+    /// The result if the game is over by a captured king or the ply limit, found without generating
+    /// moves (unlike [`Board::outcome`], it does not see a side with no move).
+    #[inline]
+    pub fn decided(&self) -> Option<Outcome> {
         if let Some(loser) = self.king_missing() {
             return Some(Outcome { termination: Termination::KingCaptured, winner: Some(loser.flip()) });
         }
@@ -323,9 +374,41 @@ impl Board {
             };
             return Some(Outcome { termination: Termination::MaterialCount, winner });
         }
+        None
+    }
+
+    /// Passes: the other side moves next and the ply count goes on (a search's null move; the rules
+    /// have no passing). Undone by [`Board::undo_null`], not [`Board::undo`].
+    pub fn play_null(&mut self) {
+        self.side = self.side.flip();
+        self.key ^= black_to_move_key();
+        self.ply += 1;
+    }
+
+    /// Takes back [`Board::play_null`].
+    pub fn undo_null(&mut self) {
+        self.side = self.side.flip();
+        self.key ^= black_to_move_key();
+        self.ply -= 1;
+    }
+
+    /// The legal moves: every move that follows the movement rules, none once the game is over.
+    pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(&mut list);
-        if list.is_empty() {
+        if self.king_missing().is_none() && self.ply < MAX_PLIES {
+            self.generate(false, |mv| list.push(mv));
+        }
+        list
+    }
+
+    /// The result, once the game is over (the rules are in the module documentation).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.decided() {
+            return Some(outcome);
+        }
+        let mut any = false;
+        self.generate(false, |_| any = true);
+        if !any {
             return Some(Outcome { termination: Termination::NoMoves, winner: Some(self.side.flip()) });
         }
         None

@@ -3,10 +3,13 @@
 #![forbid(unsafe_code)]
 
 pub mod attacks;
+pub mod baselines;
 pub mod bitboard;
 pub mod board;
 pub mod error;
+pub mod eval;
 pub mod perft;
+pub mod search;
 pub mod text;
 pub mod types;
 mod zobrist;

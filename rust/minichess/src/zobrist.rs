@@ -48,6 +48,14 @@ pub fn piece_key(piece: Piece, sq: Square) -> u64 {
     KEYS.pieces[piece.index()][sq.index()]
 }
 
+/// A number for the ply count, for a search's table key (the 50-ply horizon makes the same pieces worth
+/// different things at different plies); distinct from every piece key (another stream of the same
+/// mixer).
+#[inline]
+pub fn ply_key(ply: u32) -> u64 {
+    splitmix64(!SEED ^ u64::from(ply).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
 /// The number XORed in when Black is to move.
 #[inline]
 pub fn black_to_move_key() -> u64 {

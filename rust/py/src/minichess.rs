@@ -3,16 +3,23 @@
 //! `(from_row, from_col, to_row, to_col)`; board texts are the crate's one-line form or the course's
 //! `state` file.
 
-use std::sync::atomic::AtomicBool;
+use std::{sync::atomic::AtomicBool, time::Duration};
 
-use camelpy_minichess::{perft as core_perft, Board, Color, Move, Square, MAX_PLIES, MAX_PLY, START_TEXT};
+use camelpy_core::Score;
+use camelpy_minichess::{
+    baselines::{baseline_move, Baseline},
+    eval::{evaluate, features, Weights, WEIGHT_SPECS},
+    perft as core_perft,
+    search::{Iteration, Limits, MiniSearcher},
+    Board, Color, Move, Square, MAX_PLIES, MAX_PLY, START_TEXT,
+};
 use pyo3::{
-    exceptions::{PyIndexError, PyValueError},
+    exceptions::{PyIndexError, PyMemoryError, PyValueError},
     prelude::*,
 };
 
 use crate::{
-    args::{int_arg, MAX_PERFT_DEPTH},
+    args::{check_hash, int_arg, opt_int_arg, DEFAULT_HASH_MB, MAX_PERFT_DEPTH, MAX_SEARCH_DEPTH},
     errors::{IllegalMoveError, InvalidMoveError, InvalidStateError},
     interrupt,
 };
@@ -154,4 +161,122 @@ pub fn minichess_perft(py: Python<'_>, board: &PyMiniBoard, depth: &Bound<'_, Py
     let stop = AtomicBool::new(false);
     interrupt::run_silent(py, &stop, || core_perft::perft_interruptible(&mut board, depth, &stop))?
         .ok_or_else(|| PyValueError::new_err("perft was stopped"))
+}
+
+/// Longest time limit accepted, in seconds (a year: anything longer is a mistake, and
+/// `Duration::from_secs_f64` must never see a value it cannot hold).
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// `seconds` as a duration, for the argument called `name`: finite, at least 0, at most a year.
+fn duration_arg(seconds: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(PyValueError::new_err(format!(
+            "{name} must be a number of seconds between 0 and {MAX_SECONDS}, got {s}"
+        ))),
+    }
+}
+
+/// A finished iteration as Python sees it: ``(depth, cp, win_in, nodes, seconds, pv)``, where a
+/// proven result gives ``cp`` ``None`` and ``win_in`` the moves to it (negative: a loss), otherwise
+/// ``win_in`` is ``None``.
+type IterationTuple = (i32, Option<i32>, Option<i32>, u64, f64, Vec<MoveTuple>);
+
+fn iteration_tuple(it: &Iteration<Move>) -> IterationTuple {
+    let (cp, win) = match it.score {
+        Score::Cp(cp) => (Some(cp), None),
+        Score::Mate(n) => (None, Some(n)),
+    };
+    (it.depth, cp, win, it.nodes, it.elapsed.as_secs_f64(), it.pv.iter().map(|&m| to_tuple(m)).collect())
+}
+
+/// The MiniChess player's searcher (use ``camelpy.minichess.Searcher``): a table of *hash_mb* MiB
+/// (default 16) kept between searches.
+#[pyclass(module = "camelpy._core", name = "MiniSearcher")]
+pub struct PyMiniSearcher {
+    searcher: MiniSearcher,
+}
+
+#[pymethods]
+impl PyMiniSearcher {
+    #[new]
+    #[pyo3(signature = (hash_mb = None))]
+    fn new(hash_mb: Option<&Bound<'_, PyAny>>) -> PyResult<PyMiniSearcher> {
+        let mb = match hash_mb {
+            Some(v) if !v.is_none() => check_hash(v, "hash_mb", 1)?,
+            _ => DEFAULT_HASH_MB as usize,
+        };
+        let searcher = MiniSearcher::new(mb).map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+        Ok(PyMiniSearcher { searcher })
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Searches *board* to *depth*, *nodes* or *time* seconds (whichever first; none: to the deepest
+    /// depth), with the GIL released; *on_iteration* (if given) is called with each finished
+    /// iteration's tuple. Returns ``(best_move or None, last iteration)``. Ctrl-C stops the search and
+    /// raises ``KeyboardInterrupt``.
+    #[pyo3(signature = (board, depth = None, nodes = None, time = None, on_iteration = None))]
+    fn search(
+        &mut self,
+        py: Python<'_>,
+        board: &PyMiniBoard,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        time: Option<f64>,
+        on_iteration: Option<Py<PyAny>>,
+    ) -> PyResult<(Option<MoveTuple>, IterationTuple)> {
+        let limits = Limits {
+            depth: opt_int_arg(depth, "depth", 1, MAX_SEARCH_DEPTH)?.map(|d| d as i32),
+            nodes: opt_int_arg(nodes, "nodes", 1, u64::MAX)?,
+            time: duration_arg(time, "time")?,
+        };
+        let stop = AtomicBool::new(false);
+        let searcher = &mut self.searcher;
+        let board = &board.board;
+        let result = interrupt::run(
+            py,
+            &stop,
+            |outbox| searcher.search(board, limits, &stop, |it| outbox.send(iteration_tuple(it))),
+            |py, info: IterationTuple| match &on_iteration {
+                Some(f) => f.call1(py, (info,)).map(drop),
+                None => Ok(()),
+            },
+        )?;
+        Ok((result.best_move.map(to_tuple), iteration_tuple(&result.info)))
+    }
+}
+
+/// A baseline player's move (*kind*: ``weak-minimax``, ``strong-minimax`` or ``alpha-beta``) within
+/// *time* seconds, ties broken by *seed*; ``None`` when the game is over.
+#[pyfunction]
+pub fn minichess_baseline(
+    py: Python<'_>,
+    board: &PyMiniBoard,
+    kind: &str,
+    time: f64,
+    seed: u64,
+) -> PyResult<Option<MoveTuple>> {
+    let kind = Baseline::from_name(kind).ok_or_else(|| {
+        let names: Vec<&str> = Baseline::ALL.iter().map(|b| b.name()).collect();
+        PyValueError::new_err(format!("unknown baseline {kind:?}: expected one of {}", names.join(", ")))
+    })?;
+    let time = duration_arg(Some(time), "time")?.unwrap_or_default();
+    let board = &board.board;
+    let stop = AtomicBool::new(false);
+    Ok(interrupt::run_silent(py, &stop, || baseline_move(board, kind, time, seed))?.map(to_tuple))
+}
+
+/// The evaluation of *board* for the side to move (default weights) and its features, White minus
+/// Black, with the weights' names: ``(value, [(name, weight, feature), ...])``.
+#[pyfunction]
+pub fn minichess_evaluate(board: &PyMiniBoard) -> (i32, Vec<(&'static str, i32, i32)>) {
+    let weights = Weights::default();
+    let f = features(&board.board);
+    let terms = WEIGHT_SPECS.iter().zip(weights.0).zip(f).map(|((spec, w), x)| (spec.name, w, x)).collect();
+    (evaluate(&board.board, &weights), terms)
 }

@@ -42,25 +42,26 @@ impl Default for ButterflyHistory {
     }
 }
 
-/// `[ply][slot]`: the last two quiet moves that caused a cutoff at each ply (the "killer" heuristic).
+/// `[ply][slot]`: the last two quiet moves that caused a cutoff at each ply (the "killer" heuristic),
+/// for chess's moves by default and for the small games' (`camelpy-gamesearch`).
 #[derive(Clone)]
-pub struct Killers(Box<[[Option<Move>; 2]]>);
+pub struct Killers<M = Move>(Box<[[Option<M>; 2]]>);
 
-impl Killers {
+impl<M: Copy + PartialEq> Killers<M> {
     /// Empty, for plies `0..=MAX_PLY`.
-    pub fn new() -> Killers {
+    pub fn new() -> Killers<M> {
         Killers(vec![[None; 2]; MAX_PLY as usize + 1].into_boxed_slice())
     }
 
     /// The killers at `ply`, most recent first.
     #[inline]
-    pub fn get(&self, ply: usize) -> [Option<Move>; 2] {
+    pub fn get(&self, ply: usize) -> [Option<M>; 2] {
         self.0.get(ply).copied().unwrap_or([None; 2])
     }
 
     /// Records a cutoff by `mv` at `ply` (no duplicate; the older killer is pushed out).
     #[inline]
-    pub fn add(&mut self, ply: usize, mv: Move) {
+    pub fn add(&mut self, ply: usize, mv: M) {
         if let Some(slot) = self.0.get_mut(ply) {
             if slot[0] != Some(mv) {
                 slot[1] = slot[0];
@@ -75,8 +76,8 @@ impl Killers {
     }
 }
 
-impl Default for Killers {
-    fn default() -> Killers {
+impl<M: Copy + PartialEq> Default for Killers<M> {
+    fn default() -> Killers<M> {
         Killers::new()
     }
 }
@@ -110,9 +111,10 @@ impl Default for CounterMoves {
     }
 }
 
-/// Adds `bonus` to `entry` with the gravity of [`ButterflyHistory::update`].
+/// Adds `bonus` to `entry` with the gravity of [`ButterflyHistory::update`] (every history table's
+/// update, the small games' too).
 #[inline]
-fn gravity(entry: &mut i16, bonus: i32) {
+pub fn gravity(entry: &mut i16, bonus: i32) {
     let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
     let h = *entry as i32;
     *entry = (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16;

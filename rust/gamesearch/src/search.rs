@@ -1,0 +1,480 @@
+//! [`Searcher`]: iterative deepening over a principal-variation alpha-beta search with quiescence,
+//! for any [`Game`].
+//!
+//! Per node: the game's own end (a captured king, a ply limit), mate-distance pruning, a
+//! transposition-table cutoff at non-PV nodes, reverse futility and null-move pruning when the side to
+//! move is not in danger, then the moves in order — the table's move, noisy moves by
+//! [`Game::noisy_order`], the two killers, quiet moves by history — the first with a full window and
+//! the rest with a null window (re-searched on a fail-high), late quiet moves reduced. A side in
+//! danger is extended by one ply. Leaves go to quiescence, which stands pat on the static evaluation
+//! (unless in danger) and searches the noisy moves.
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::{Duration, Instant},
+};
+
+use camelpy_core::{
+    search::history::{gravity, Killers, HISTORY_MAX as CORE_HISTORY_MAX},
+    tt::{Bound, TTData, TranspositionTable},
+    types::{
+        is_mate, mate_in, mated_in, MAX_PLY, VALUE_INFINITE, VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_NONE,
+    },
+    AllocError, Score, Value,
+};
+
+use crate::game::Game;
+
+/// Largest magnitude of a history score (the core's, with the same gravity).
+pub const HISTORY_MAX: i32 = CORE_HISTORY_MAX;
+
+/// Nodes between two looks at the clock and the stop flag: often enough to stop within a millisecond
+/// or so, rarely enough to cost nothing measurable.
+const CHECK_EVERY: u64 = 1024;
+/// A new iteration is not started after this fraction of the time limit: it would rarely finish, and
+/// an unfinished iteration's work is lost.
+const SOFT_TIME_FRACTION: f64 = 0.5;
+/// Reverse futility: a node at depth ≤ this whose static evaluation beats beta by the margin below
+/// is cut without searching.
+const RFP_MAX_DEPTH: i32 = 3;
+/// Reverse futility margin per ply of depth: about a pawn and a bit.
+const RFP_MARGIN: Value = 120;
+/// Null move: tried from this depth on.
+const NMP_MIN_DEPTH: i32 = 3;
+/// Null move: the reduction is this plus depth / [`NMP_DEPTH_DIVISOR`].
+const NMP_BASE_REDUCTION: i32 = 2;
+/// Null move: see [`NMP_BASE_REDUCTION`].
+const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Late-move reductions: from this depth on.
+const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move reductions: after this many moves searched at full depth.
+const LMR_FULL_MOVES: usize = 3;
+/// Late-move reductions: `reduction = LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
+const LMR_BASE: f64 = 0.5;
+/// See [`LMR_BASE`].
+const LMR_DIVISOR: f64 = 2.5;
+/// Quiescence: how many plies below the horizon a side in danger still searches every move (after
+/// that it stands pat like anyone else, so quiescence always ends).
+const QS_DANGER_PLIES: i32 = 2;
+/// Killer moves are ordered between noisy moves and other quiet moves: this far above any history.
+const KILLER_ORDER: i32 = 2 * HISTORY_MAX + 2;
+/// The table move comes first.
+const TT_MOVE_ORDER: i32 = i32::MAX;
+/// Noisy moves come before killers.
+const NOISY_ORDER_BASE: i32 = 4 * HISTORY_MAX;
+
+/// What bounds a search; all optional, "whichever comes first". With none set the search runs until
+/// the stop flag rises (or to the deepest depth).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    /// Deepest iteration to finish.
+    pub depth: Option<i32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this long (no new iteration after half of it).
+    pub time: Option<Duration>,
+}
+
+/// One finished iteration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Iteration<M> {
+    /// Its depth.
+    pub depth: i32,
+    /// The value for the side to move at the root.
+    pub score: Score,
+    /// Nodes searched so far (all iterations).
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The principal variation (first the best move).
+    pub pv: Vec<M>,
+}
+
+/// What a search found: the best move (`None` only when the root has no move or the game is over) and
+/// its last finished iteration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play.
+    pub best_move: Option<M>,
+    /// The last finished iteration (depth 0 and the static evaluation when none finished).
+    pub info: Iteration<M>,
+}
+
+/// A searcher: the table and the ordering tables, kept from search to search (call
+/// [`Searcher::clear`] for a new game).
+pub struct Searcher<G: Game> {
+    tt: TranspositionTable<G::Move>,
+    killers: Killers<G::Move>,
+    history: Vec<i16>,
+    lmr: Box<[[i32; 64]; 64]>,
+    /// Per-ply move buffers (generated, then ordered), reused so that the search does not allocate.
+    buffers: Vec<Vec<G::Move>>,
+    ordered: Vec<Vec<(i32, G::Move)>>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    start: Instant,
+    limits: Limits,
+    stopped: bool,
+    /// The iteration under way: depth 1 is never interrupted, so that its move is a searched one.
+    iteration: i32,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a table of about `hash_mb` MiB (an error, not an abort, if that much memory is
+    /// not available).
+    pub fn new(hash_mb: usize) -> Result<Searcher<G>, AllocError> {
+        let mut lmr = Box::new([[0; 64]; 64]);
+        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        Ok(Searcher {
+            tt: TranspositionTable::new(hash_mb)?,
+            killers: Killers::new(),
+            history: vec![0; G::HISTORY_SLOTS],
+            lmr,
+            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            ordered: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
+            nodes: 0,
+            start: Instant::now(),
+            limits: Limits::default(),
+            stopped: false,
+            iteration: 0,
+        })
+    }
+
+    /// Forgets everything learnt (table, killers, history): for a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.clear();
+        self.history.fill(0);
+    }
+
+    /// Searches `game` within `limits`, calling `on_iteration` after every finished iteration; `stop`
+    /// ends the search early when it becomes true. The game is left as it was given.
+    pub fn search(
+        &mut self,
+        game: &mut G,
+        limits: Limits,
+        stop: &AtomicBool,
+        mut on_iteration: impl FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.tt.new_search();
+        self.killers.clear();
+        self.nodes = 0;
+        self.start = Instant::now();
+        self.limits = limits;
+        self.stopped = false;
+        let mut result = SearchResult {
+            best_move: None,
+            info: Iteration {
+                depth: 0,
+                score: Score::from_value(game.terminal_value(0).unwrap_or_else(|| game.evaluate())),
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                pv: Vec::new(),
+            },
+        };
+        if game.terminal_value(0).is_some() {
+            return result;
+        }
+        let mut root_moves = Vec::new();
+        game.generate(&mut root_moves, false);
+        if root_moves.is_empty() {
+            result.info.score = Score::from_value(game.no_moves_value(0));
+            return result;
+        }
+        // Some move is always ready, even if the first iteration is interrupted.
+        result.best_move = Some(root_moves[0]);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
+        for depth in 1..=max_depth {
+            self.iteration = depth;
+            let value = self.negamax(game, depth, 0, -VALUE_INFINITE, VALUE_INFINITE, stop);
+            // Depth 1 always finishes; a deeper iteration counts only if it finished.
+            if self.stopped {
+                break;
+            }
+            let pv = self.pv[0].clone();
+            if let Some(&first) = pv.first() {
+                result.best_move = Some(first);
+            }
+            result.info = Iteration {
+                depth,
+                score: Score::from_value(value),
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+                pv,
+            };
+            on_iteration(&result.info);
+            // A win or loss proven within the depth searched cannot change any more.
+            if self.stopped || is_mate(value) && VALUE_MATE - value.abs() <= depth {
+                break;
+            }
+            if let Some(time) = limits.time {
+                if self.start.elapsed().as_secs_f64() > time.as_secs_f64() * SOFT_TIME_FRACTION {
+                    break;
+                }
+            }
+            if limits.nodes.is_some_and(|n| self.nodes >= n) {
+                break;
+            }
+        }
+        result
+    }
+
+    /// Whether a limit has been reached (checked every [`CHECK_EVERY`] nodes, from the second
+    /// iteration on).
+    fn should_stop(&mut self, stop: &AtomicBool) -> bool {
+        if !self.stopped && self.iteration > 1 && self.nodes.is_multiple_of(CHECK_EVERY) {
+            let out_of_time = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
+            let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+            self.stopped = out_of_time || out_of_nodes || stop.load(Ordering::Relaxed);
+        }
+        self.stopped
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        ply: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        stop: &AtomicBool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        let p = ply as usize;
+        self.pv[p].clear();
+        if let Some(v) = game.terminal_value(ply) {
+            return v;
+        }
+        let danger = game.in_danger();
+        let depth = depth + i32::from(danger && ply > 0);
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(game, 0, ply, alpha, beta, stop);
+        }
+        self.nodes += 1;
+        if ply > 0 && self.should_stop(stop) {
+            return 0;
+        }
+        if ply > 0 {
+            // Mate-distance pruning: nothing here beats a quicker win already found.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = game.key();
+        let entry = self.tt.probe(key, ply);
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| game.is_legal(m));
+        if let Some(e) = entry {
+            if !pv_node && e.depth >= depth && e.value != VALUE_NONE && settles(&e, alpha, beta) {
+                return e.value;
+            }
+        }
+        let eval = if danger { VALUE_NONE } else { game.evaluate() };
+        if !pv_node && !danger && ply > 0 {
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * depth >= beta
+                && eval.abs() < VALUE_MATE_IN_MAX_PLY
+            {
+                return eval;
+            }
+            if depth >= NMP_MIN_DEPTH && eval >= beta && game.null_move_ok() {
+                let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                game.play_null();
+                let v = -self.negamax(game, depth - 1 - reduction, ply + 1, -beta, -beta + 1, stop);
+                game.undo_null();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
+                }
+            }
+        }
+
+        let order = self.ordered_moves(game, p, false, tt_move);
+        if order.is_empty() {
+            self.ordered[p] = order;
+            return game.no_moves_value(ply);
+        }
+
+        let alpha_in = alpha;
+        let mut best = -VALUE_INFINITE;
+        let mut best_move = None;
+        for (i, &(_, mv)) in order.iter().enumerate() {
+            let noisy = game.is_noisy(mv);
+            game.play(mv);
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(game, depth - 1, ply + 1, -beta, -alpha, stop);
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES && !noisy && !danger {
+                    reduction = self.lmr[depth.min(63) as usize][i.min(63)] - i32::from(pv_node);
+                    reduction = reduction.clamp(0, depth - 2);
+                }
+                v = -self.negamax(game, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, stop);
+                if v > alpha && reduction > 0 {
+                    v = -self.negamax(game, depth - 1, ply + 1, -alpha - 1, -alpha, stop);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(game, depth - 1, ply + 1, -beta, -alpha, stop);
+                }
+            }
+            game.undo();
+            if self.stopped {
+                self.ordered[p] = order;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(mv);
+                    alpha = v;
+                    self.extend_pv(p, mv);
+                    if v >= beta {
+                        if !noisy {
+                            self.reward(game, mv, &order[..i], depth, p);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.ordered[p] = order;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, TTData { mv: best_move.or(tt_move), value: best, eval, depth, bound });
+        best
+    }
+
+    fn quiescence(
+        &mut self,
+        game: &mut G,
+        qply: i32,
+        ply: i32,
+        mut alpha: Value,
+        beta: Value,
+        stop: &AtomicBool,
+    ) -> Value {
+        let p = ply as usize;
+        self.pv[p].clear();
+        if let Some(v) = game.terminal_value(ply) {
+            return v;
+        }
+        self.nodes += 1;
+        if self.should_stop(stop) {
+            return 0;
+        }
+        // A side in danger must answer the threat (for a few plies); anyone else may stand pat.
+        let all_moves = game.in_danger() && qply < QS_DANGER_PLIES;
+        let mut best = -VALUE_INFINITE;
+        if !all_moves || ply >= MAX_PLY - 1 {
+            let stand_pat = game.evaluate();
+            if stand_pat >= beta || ply >= MAX_PLY - 1 {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let order = self.ordered_moves(game, p, !all_moves, None);
+        if order.is_empty() && all_moves {
+            self.ordered[p] = order;
+            return game.no_moves_value(ply);
+        }
+        for &(_, mv) in &order {
+            game.play(mv);
+            let v = -self.quiescence(game, qply + 1, ply + 1, -beta, -alpha, stop);
+            game.undo();
+            if self.stopped {
+                self.ordered[p] = order;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.extend_pv(p, mv);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.ordered[p] = order;
+        best
+    }
+
+    /// The moves at ply `p` (only the noisy ones if `noisy_only`), best first, in that ply's buffer
+    /// (which the caller hands back with `self.ordered[p] = …`).
+    fn ordered_moves(
+        &mut self,
+        game: &G,
+        p: usize,
+        noisy_only: bool,
+        tt_move: Option<G::Move>,
+    ) -> Vec<(i32, G::Move)> {
+        let mut moves = std::mem::take(&mut self.buffers[p]);
+        moves.clear();
+        game.generate(&mut moves, noisy_only);
+        let mut order = std::mem::take(&mut self.ordered[p]);
+        order.clear();
+        order.extend(moves.iter().map(|&m| (self.order(game, m, tt_move, p), m)));
+        // Stable: equal scores keep the game's generation order, so the search is deterministic.
+        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        self.buffers[p] = moves;
+        order
+    }
+
+    /// The principal variation at ply `p` becomes `mv` followed by the one found below it.
+    fn extend_pv(&mut self, p: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(p + 1);
+        head[p].clear();
+        head[p].push(mv);
+        head[p].extend_from_slice(&tail[0]);
+    }
+
+    /// The ordering score of `mv` at ply `p`.
+    fn order(&self, game: &G, mv: G::Move, tt_move: Option<G::Move>, p: usize) -> i32 {
+        if Some(mv) == tt_move {
+            TT_MOVE_ORDER
+        } else if game.is_noisy(mv) {
+            NOISY_ORDER_BASE + game.noisy_order(mv)
+        } else if self.killers.get(p).contains(&Some(mv)) {
+            KILLER_ORDER
+        } else {
+            i32::from(self.history[game.history_index(mv)])
+        }
+    }
+
+    /// A quiet move cut off: it becomes a killer and gains history; the quiets tried before it lose.
+    fn reward(&mut self, game: &G, mv: G::Move, tried: &[(i32, G::Move)], depth: i32, p: usize) {
+        self.killers.add(p, mv);
+        let bonus = (depth * depth).min(HISTORY_MAX / 16) * 16;
+        gravity(&mut self.history[game.history_index(mv)], bonus);
+        for &(_, m) in tried.iter().filter(|(_, m)| !game.is_noisy(*m)) {
+            gravity(&mut self.history[game.history_index(m)], -bonus);
+        }
+    }
+}
+
+/// Whether a stored value settles the window: exact, or a bound on the right side of it.
+fn settles<M>(e: &TTData<M>, alpha: Value, beta: Value) -> bool {
+    match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => e.value >= beta,
+        Bound::Upper => e.value <= alpha,
+        Bound::None => false,
+    }
+}
