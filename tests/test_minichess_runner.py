@@ -241,3 +241,29 @@ def test_the_runner_needs_two_players() -> None:
     with pytest.raises(ValueError, match="expected 2 players, got 1"):
         play_game(["a"], 1.0, out=None)
     assert os.path.exists(sys.executable)
+
+
+def test_a_match_alternates_colours_records_and_resumes(tmp_path: Path) -> None:
+    players = [f"{RANDOM} --seed {{game}}", f"{RANDOM} --seed 100{{game}}"]
+    start = "kqbnr/ppppp/5/5/PPPPP/RNBQK w 46"
+    command = [sys.executable, "-m", "camelpy", "minichess", "match", *players, "--time-per-move", "20"]
+    command += ["--start", start, "--out", str(tmp_path / "m")]
+    first = subprocess.run([*command, "--games", "2"], capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert lines[0].startswith("game 1: PLAYER1 White, ") and lines[1].startswith("game 2: PLAYER1 Black, ")
+    assert lines[2].startswith("PLAYER1 ") and lines[2].endswith("/2: +" + lines[2].split("+")[1])
+    log = (tmp_path / "m" / "games.jsonl").read_text().splitlines()
+    assert len(log) == 2
+    # Resumed: games 1 and 2 are read back, not replayed; game 3 is played.
+    again = subprocess.run([*command, "--games", "3"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[:2] == lines[:2]
+    assert (tmp_path / "m" / "games.jsonl").read_text().splitlines()[:2] == log
+    assert len((tmp_path / "m" / "games.jsonl").read_text().splitlines()) == 3
+    # Another match's players in the same folder: refused, nothing lost.
+    other = subprocess.run(
+        [*command[:5], "b", *command[6:], "--games", "3"], capture_output=True, text=True, timeout=60
+    )
+    assert other.returncode == 2 and "holds another match's games" in other.stderr
+    assert len((tmp_path / "m" / "games.jsonl").read_text().splitlines()) == 3

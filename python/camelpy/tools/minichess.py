@@ -27,6 +27,11 @@
   the choice among equal moves depends only on the seed and the position.
 * ``camelpy minichess play [--color white|black] [--time S] [--start TEXT]``: play camelpy in the
   terminal (moves typed as ``from_row from_col to_row to_col``; ``undo``, ``quit``).
+* ``camelpy minichess match PLAYER1 PLAYER2 --games N [--time-per-move S] [--out DIR]``: *N* runner
+  games between two file-protocol players, PLAYER1 White in the odd-numbered games and Black in the
+  even ones; ``{game}`` in a command becomes the game's number (``--seed {game}`` varies a seeded
+  baseline from game to game). Each finished game is appended to ``DIR/games.jsonl`` and a match run
+  again with the same ``--out`` resumes after the last one; prints each result and the score.
 * ``camelpy minichess perft DEPTH [--text T]``: counts the leaves of the move tree (as ``camelpy perft``).
 
 This is POSIX code: a player runs in a new session, so that a time-out can kill its whole process
@@ -46,6 +51,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import json
 import os
 import shutil
 import signal
@@ -77,11 +83,13 @@ __all__ = [
     "PLAYER_MARGIN",
     "GameResult",
     "FilePlayer",
+    "MatchScore",
     "add_arguments",
     "describe",
     "last_complete_line",
     "main",
     "play_game",
+    "play_match",
     "player_ply",
     "random_move",
 ]
@@ -275,6 +283,94 @@ def play_game(
             shutil.rmtree(base, ignore_errors=True)
 
 
+@dataclasses.dataclass(frozen=True)
+class MatchScore:
+    """PLAYER1's results in a match: wins, draws, losses, and the points (a draw is half)."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+
+def play_match(
+    players: Sequence[str],
+    games: int,
+    time_per_move: float = DEFAULT_TIME_PER_MOVE,
+    *,
+    start: Board | None = None,
+    out: str | os.PathLike[str] | None = None,
+    emit: Callable[[str], None] | None = print,
+) -> MatchScore:
+    """Plays *games* runner games between two file-protocol *players* (PLAYER1 White in games 1, 3, …,
+    Black in 2, 4, …; ``{game}`` in a command is replaced by the game's number), each from *start*
+    (default: the initial position), and returns
+    PLAYER1's score. With *out*, each finished game is a line of ``out/games.jsonl`` and games already
+    there are not played again (a match stopped by Ctrl-C resumes where it stopped).
+
+    :raises: :exc:`ValueError` for a bad argument, a player that cannot be started, or an *out* holding
+        another match's games.
+    """
+    if len(players) != 2:
+        raise ValueError(f"expected 2 players, got {len(players)}")
+    games = int_arg(games, "games", 1, 1_000_000)
+    real_arg(time_per_move, "time_per_move", above=0)
+    say = emit if emit is not None else (lambda _line: None)
+    log: Path | None = None
+    done: list[dict[str, object]] = []
+    if out is not None:
+        folder = Path(path_arg(out, "out"))
+        folder.mkdir(parents=True, exist_ok=True)
+        log = folder / "games.jsonl"
+        if log.exists():
+            for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    raise ValueError(f"{quote(str(log))} line {number} is not JSON: {quote(line)}") from None
+                if (
+                    record.get("players") != list(players)
+                    or record.get("time_per_move") != time_per_move
+                    or record.get("start") != (start or Board()).fen()
+                ):
+                    raise ValueError(f"{quote(str(log))} holds another match's games (line {number})")
+                done.append(record)
+    score = [0, 0, 0]
+    for game in range(1, games + 1):
+        if game <= len(done):
+            record = done[game - 1]
+        else:
+            first_white = game % 2 == 1
+            commands = [p.replace("{game}", str(game)) for p in players]
+            seats = commands if first_white else commands[::-1]
+            result = play_game(seats, time_per_move, start=start, out=None)
+            points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result.result]
+            record = {
+                "game": game,
+                "players": list(players),
+                "time_per_move": time_per_move,
+                "start": (start or Board()).fen(),
+                "player1_white": first_white,
+                "result": result.result,
+                "reason": result.reason,
+                "player1_points": points if first_white else 1 - points,
+                "moves": [str(m) for m in result.moves],
+            }
+            if log is not None:
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(record) + "\n")
+        points = float(record["player1_points"])
+        score[0 if points == 1 else 1 if points == 0.5 else 2] += 1
+        colour = "White" if record["player1_white"] else "Black"
+        say(f"game {game}: PLAYER1 {colour}, {record['result']} ({record['reason']})")
+    final = MatchScore(*score)
+    say(f"PLAYER1 {final.points:g}/{games}: +{final.wins} ={final.draws} -{final.losses}")
+    return final
+
+
 def _loss(side: bool) -> tuple[str, bool]:
     return ("0-1", not WHITE) if side == WHITE else ("1-0", WHITE)
 
@@ -332,8 +428,8 @@ def player_ply(state: Board, memory: str | None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``camelpy minichess <runner|player|play|perft> …``."""
-    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|play|perft>")
+    """``camelpy minichess <runner|player|play|match|perft> …``."""
+    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|play|match|perft>")
     runner = sub.add_parser(
         "runner",
         prog="camelpy minichess runner",
@@ -395,6 +491,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--time", type=float, default=1.0, metavar="S", help="camelpy's seconds per move (default 1)"
     )
     play.add_argument("--start", metavar="TEXT", help="start from this one-line board (default: the start)")
+    match = sub.add_parser(
+        "match",
+        prog="camelpy minichess match",
+        help="several runner games between two players, colours alternating; resumable",
+        description="Plays --games runner games between two file-protocol players, PLAYER1 White in the "
+        "odd games; {game} in a command becomes the game's number.",
+    )
+    match.add_argument("player1", metavar="PLAYER1", help="a command line")
+    match.add_argument("player2", metavar="PLAYER2", help="a command line")
+    match.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
+    match.add_argument(
+        "--time-per-move",
+        type=float,
+        default=DEFAULT_TIME_PER_MOVE,
+        metavar="S",
+        help=f"seconds per move (default {DEFAULT_TIME_PER_MOVE:g})",
+    )
+    match.add_argument("--start", metavar="TEXT", help="start every game here (default: the start)")
+    match.add_argument("--out", metavar="DIR", help="record games in DIR/games.jsonl and resume from it")
     count = sub.add_parser(
         "perft",
         prog="camelpy minichess perft",
@@ -423,6 +538,10 @@ def main(args: argparse.Namespace) -> int:
         return _player(args)
     if args.tool == "play":
         return _play(args)
+    if args.tool == "match":
+        start = Board(args.start) if args.start is not None else None
+        play_match([args.player1, args.player2], args.games, args.time_per_move, start=start, out=args.out)
+        return 0
     board = Board() if args.text is None else Board(args.text)
     depth = int_arg(args.depth, "depth", 0, 15)
     begin = time.perf_counter()
