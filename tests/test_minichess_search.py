@@ -4,6 +4,7 @@ or node counts, so the tests are deterministic; the few with a time limit check 
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -12,14 +13,19 @@ from pathlib import Path
 import pytest
 from camelpy.minichess import (
     BASELINES,
+    DEFAULT_WEIGHTS,
     STARTING_STATE,
+    WEIGHT_NAMES,
     Board,
     Move,
+    Samples,
     Searcher,
     SearchInfo,
     baseline_move,
+    compare_weights,
     evaluate,
     search,
+    selfplay_samples,
 )
 from camelpy.tools.minichess import MEMORY, player_ply
 
@@ -236,3 +242,85 @@ def test_play_in_the_terminal() -> None:
     assert out.count("camelpy plays ") == 1
     # The start is shown first, after each of the two bad inputs, and after the undo.
     assert out.count("4  P P P P P\n5  R N B Q K") == 4
+
+
+def test_weights_by_name() -> None:
+    assert WEIGHT_NAMES[0] == "pawn" and DEFAULT_WEIGHTS["queen"] == 900
+    searcher = Searcher(hash_mb=1, weights={"tempo": 0})
+    assert searcher.weights == {**DEFAULT_WEIGHTS, "tempo": 0}
+    searcher.weights = {"queen": 1000}
+    assert searcher.weights["queen"] == 1000 and searcher.weights["tempo"] == 0
+    assert evaluate(Board(), {"tempo": 3}).value == 3
+    with pytest.raises(ValueError, match="unknown weight 'queenn': expected one of pawn, knight"):
+        Searcher(weights={"queenn": 1})
+    with pytest.raises(ValueError, match="queen must be between -100000 and 100000, got 1000000"):
+        search(Board(), depth=1, weights={"queen": 10**6})
+    with pytest.raises(TypeError, match="queen must be an integer, got float 1.5"):
+        evaluate(Board(), {"queen": 1.5})  # type: ignore[dict-item]
+    with pytest.raises(TypeError, match="weights must be a mapping"):
+        evaluate(Board(), [1, 2])  # type: ignore[arg-type]
+
+
+def test_selfplay_samples_are_reproducible_and_labelled() -> None:
+    one = selfplay_samples(4, nodes=300, seed=3, threads=1)
+    two = selfplay_samples(4, nodes=300, seed=3, threads=2)
+    assert one == two
+    assert len(one.features) == len(one.plies) == len(one.white_to_move) == len(one.results) > 20
+    assert all(len(f) == len(WEIGHT_NAMES) for f in one.features)
+    assert selfplay_samples(4, nodes=300, seed=4) != one
+    with pytest.raises(ValueError, match="nodes must be at least 1, got 0"):
+        selfplay_samples(1, nodes=0)
+
+
+def test_compare_weights_finds_the_blunderer() -> None:
+    results = compare_weights({}, {"queen": -900}, 4, nodes=300, seed=2, threads=2)
+    assert len(results) == 4 and sum(a + b for a, b in results) >= 6
+
+
+def test_the_tuner_recovers_known_weights() -> None:
+    import numpy as np  # in the test extra: a missing NumPy fails here, it is not skipped
+    from camelpy.tools.minichess_tune import coefficients, fit
+
+    # Synthetic positions whose results come from known weights: the fit must find them again.
+    rng = np.random.default_rng(5)
+    n = 40_000
+    truth = {**DEFAULT_WEIGHTS, "pawn": 150, "knight": 250, "mobility": 10, "tempo": 30}
+    # Feature ranges like real positions' (a piece or two up or down, mobility in tens), so that the
+    # prediction is not saturated and every weight leaves its mark on the results.
+    spread = {"pawn": 2, "knight": 1, "bishop": 1, "rook": 1, "queen": 1, "mobility": 12, "count": 10}
+    columns = [rng.integers(-spread.get(m, 3), spread.get(m, 3) + 1, size=n) for m in WEIGHT_NAMES]
+    features = np.stack(columns, axis=1).tolist()
+    plies = rng.integers(0, 50, size=n).tolist()
+    white = (rng.random(n) < 0.5).tolist()
+    samples = Samples(features, plies, white, [0.0] * n)
+    c = coefficients(samples)
+    w = np.asarray([truth[name] for name in WEIGHT_NAMES], dtype=float)
+    k = 1.3
+    p = 1 / (1 + np.exp(-k * (c @ w) / 400))
+    samples = Samples(features, plies, white, (rng.random(n) < p).astype(float).tolist())
+    result = fit(samples, epochs=500)
+    assert abs(result.k - k) < 0.6
+    # The ratios are what the data determine (K and the weights trade off): compare relative to pawn.
+    scale = result.weights["pawn"] / truth["pawn"]
+    for name in ("knight", "queen", "mobility", "tempo"):
+        assert abs(result.weights[name] / scale - truth[name]) <= 0.15 * abs(truth[name]) + 4, name
+    assert result.loss[1] <= result.start_loss[1]
+
+
+def test_tune_command_writes_weights_the_player_reads(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    command = [sys.executable, "-m", "camelpy", "minichess", "tune", "--games", "20", "--nodes", "300"]
+    command += ["--threads", "2", "--compare", "2", "--out", str(out)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "positions from 20 games" in result.stdout and "tuned against hand-set: " in result.stdout
+    weights = json.loads((out / "weights.json").read_text())
+    assert set(weights) == set(WEIGHT_NAMES)
+    record = json.loads((out / "tune.json").read_text())
+    assert record["games"] == 20 and record["compare"]["pairs"] == 2 and record["weights"] == weights
+    (tmp_path / "state").write_text(STARTING_STATE)
+    played = _player(tmp_path, "--time", "1", "--weights", str(out / "weights.json"))
+    assert played.returncode == 0, played.stderr
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    bad = _player(tmp_path, "--time", "1", "--weights", str(tmp_path / "bad.json"))
+    assert bad.returncode == 2 and "must hold an object of names to integers" in bad.stderr

@@ -54,7 +54,7 @@ import enum
 import os
 import random
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Union
 
 from camelpy import _core
@@ -80,8 +80,14 @@ __all__ = [
     "SearchResult",
     "Searcher",
     "Termination",
+    "DEFAULT_WEIGHTS",
+    "WEIGHT_HELP",
+    "WEIGHT_NAMES",
+    "Samples",
     "baseline_move",
+    "compare_weights",
     "evaluate",
+    "selfplay_samples",
     "perft",
     "search",
     "write_atomically",
@@ -493,6 +499,31 @@ player's table, quiescence or pruning; ties between equal moves are broken at ra
 DEFAULT_HASH_MB = 16
 """The player's table size by default, in MiB."""
 
+WEIGHT_NAMES: tuple[str, ...] = tuple(name for name, _, _ in _core.MINICHESS_WEIGHTS)
+"""The names of the evaluation's weights, in order (see :func:`evaluate`)."""
+DEFAULT_WEIGHTS: dict[str, int] = {name: default for name, default, _ in _core.MINICHESS_WEIGHTS}
+"""The hand-set weights (a copy: changing it changes nothing)."""
+WEIGHT_HELP: dict[str, str] = {name: why for name, _, why in _core.MINICHESS_WEIGHTS}
+"""One line per weight saying what it rewards."""
+
+
+def _weights_list(weights: Mapping[str, int] | None) -> list[int] | None:
+    """*weights* (a name → value mapping; names not given keep their defaults) in table order, or
+    ``None`` for ``None``."""
+    return None if weights is None else _full_weights(weights)
+
+
+def _full_weights(weights: Mapping[str, int]) -> list[int]:
+    """*weights* (names not given keep their defaults) in table order."""
+    if not isinstance(weights, Mapping):
+        raise TypeError(f"weights must be a mapping of names to integers, got {type(weights).__name__}")
+    unknown = sorted(set(weights) - set(WEIGHT_NAMES), key=str)
+    if unknown:
+        raise ValueError(
+            f"unknown weight {quote(str(unknown[0]))}: expected one of {', '.join(WEIGHT_NAMES)}"
+        )
+    return [weights.get(name, DEFAULT_WEIGHTS[name]) for name in WEIGHT_NAMES]
+
 
 @dataclasses.dataclass(frozen=True)
 class SearchInfo:
@@ -543,13 +574,27 @@ class Searcher:
     >>> searcher = Searcher(hash_mb=1)
     >>> searcher.search(Board(), depth=4).info.depth
     4
+    >>> Searcher(weights={"tempo": 0}).weights["tempo"]
+    0
 
     :raises: :exc:`TypeError`/:exc:`ValueError` for a bad *hash_mb* (more than the machine has is a
         ``ValueError``), :exc:`MemoryError` if the table cannot be allocated.
     """
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, *, weights: Mapping[str, int] | None = None) -> None:
         self._native = _core.MiniSearcher(hash_mb)
+        if weights is not None:
+            self.weights = weights
+
+    @property
+    def weights(self) -> dict[str, int]:
+        """The evaluation's weights by name (set a mapping to change some; the rest keep their value)."""
+        return dict(zip(WEIGHT_NAMES, self._native.weights))
+
+    @weights.setter
+    def weights(self, weights: Mapping[str, int]) -> None:
+        merged = {**self.weights, **weights} if isinstance(weights, Mapping) else weights
+        self._native.weights = _full_weights(merged)
 
     def clear(self) -> None:
         """Forgets what earlier searches learnt (the table, killers and history)."""
@@ -591,15 +636,18 @@ def search(
     nodes: int | None = None,
     time: float | None = None,
     hash_mb: int = DEFAULT_HASH_MB,
+    weights: Mapping[str, int] | None = None,
     on_iteration: Callable[[SearchInfo], object] | None = None,
 ) -> SearchResult:
-    """:meth:`Searcher.search` with a new :class:`Searcher` of *hash_mb* MiB (an empty table).
+    """:meth:`Searcher.search` with a new :class:`Searcher` of *hash_mb* MiB (an empty table) and
+    *weights* (default: the hand-set ones).
 
     >>> result = search(Board(), depth=5)
     >>> result.move in Board().legal_moves, result.info.depth, len(result.info.pv) >= 1
     (True, 5, True)
     """
-    return Searcher(hash_mb).search(board, depth=depth, nodes=nodes, time=time, on_iteration=on_iteration)
+    searcher = Searcher(hash_mb, weights=weights)
+    return searcher.search(board, depth=depth, nodes=nodes, time=time, on_iteration=on_iteration)
 
 
 def baseline_move(board: Board, name: str, *, time: float = 1.0, seed: int | None = None) -> Move | None:
@@ -648,12 +696,75 @@ class Evaluation:
     terms: tuple[EvalTerm, ...]
 
 
-def evaluate(board: Board) -> Evaluation:
-    """The player's static evaluation of *board* (the default weights).
+def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluation:
+    """The player's static evaluation of *board* with *weights* (default: the hand-set ones).
 
     >>> e = evaluate(Board())
     >>> e.value, [t.name for t in e.terms][:3]
     (10, ['pawn', 'knight', 'bishop'])
+    >>> evaluate(Board(), {"tempo": 0}).value
+    0
     """
-    value, terms = _core.minichess_evaluate(_board_arg(board)._native)
+    value, terms = _core.minichess_evaluate(_board_arg(board)._native, _weights_list(weights))
     return Evaluation(value, tuple(EvalTerm(*t) for t in terms))
+
+
+@dataclasses.dataclass(frozen=True)
+class Samples:
+    """Tuning positions from self-play (:func:`selfplay_samples`), one entry per position in each
+    field."""
+
+    features: list[list[int]]
+    """The evaluation's features, White minus Black, in :data:`WEIGHT_NAMES` order."""
+    plies: list[int]
+    """Each position's ply count (the ``count`` feature is weighted by ply / 50)."""
+    white_to_move: list[bool]
+    """Whether White was to move (the ``tempo`` feature's sign)."""
+    results: list[float]
+    """The game's result for White: 1, 0.5 or 0."""
+
+
+def selfplay_samples(
+    games: int,
+    *,
+    nodes: int = 2000,
+    random_plies: int = 4,
+    seed: int = 0,
+    threads: int = 1,
+    weights: Mapping[str, int] | None = None,
+) -> Samples:
+    """Plays *games* games of the player against itself (*nodes* per move, after *random_plies* random
+    moves from the start; game ``i`` always gets the same ones for a *seed*, whatever the *threads*) and
+    returns the positions a static evaluation can be fitted to: the side to move's king not attacked and
+    the move it chose quiet, each with the game's result. Ctrl-C stops and raises.
+
+    >>> s = selfplay_samples(2, nodes=200, seed=1)
+    >>> len(s.features) == len(s.results) > 10, set(s.results) <= {0.0, 0.5, 1.0}
+    (True, True)
+    """
+    features, plies, white, results = _core.minichess_selfplay(
+        games, nodes, random_plies, seed, threads, _weights_list(weights)
+    )
+    return Samples(features, plies, white, results)
+
+
+def compare_weights(
+    a: Mapping[str, int],
+    b: Mapping[str, int],
+    pairs: int,
+    *,
+    nodes: int = 2000,
+    random_plies: int = 4,
+    seed: int = 0,
+    threads: int = 1,
+) -> list[tuple[float, float]]:
+    """Plays *pairs* pairs of games between the player with weights *a* and with *b* (names not given
+    keep their defaults), each pair from the same random opening with colours swapped, *nodes* per move;
+    returns *a*'s points in the two games of each pair (``camelpy.tools.stats`` turns them into Elo).
+
+    >>> results = compare_weights({}, {"queen": -900}, 2, nodes=300, seed=1)
+    >>> sum(a + b for a, b in results) >= 3
+    True
+    """
+    first, second = _full_weights(a), _full_weights(b)
+    return _core.minichess_compare(first, second, pairs, nodes, random_plies, seed, threads)

@@ -77,6 +77,7 @@ from camelpy.minichess import (
     perft,
     write_atomically,
 )
+from camelpy.tools import minichess_tune
 
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",
@@ -398,6 +399,24 @@ def random_move(board: Board, seed: int | None = None) -> Move | None:
     return baseline_move(board, "random", seed=seed)
 
 
+def read_weights(path: str | os.PathLike[str]) -> dict[str, int]:
+    """Evaluation weights from a JSON file of ``{"name": value, ...}`` (``camelpy minichess tune``'s
+    ``weights.json``).
+
+    :raises: :exc:`OSError` if unreadable, :exc:`ValueError` for a file that is not such an object.
+    """
+    text = Path(path_arg(path, "weights")).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"weights file {quote(str(path))} is not JSON: {err}") from None
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in data.items()
+    ):
+        raise ValueError(f"weights file {quote(str(path))} must hold an object of names to integers")
+    return data
+
+
 def player_ply(state: Board, memory: str | None) -> int:
     """The ply count of the position *state* (read from a ``state`` file, so at ply 0), given the
     one-line board the player *remembered* after its last move: one legal move after it is one ply
@@ -428,8 +447,8 @@ def player_ply(state: Board, memory: str | None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``camelpy minichess <runner|player|play|match|perft> …``."""
-    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|play|match|perft>")
+    """``camelpy minichess <runner|player|play|match|tune|perft> …``."""
+    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|play|match|tune|perft>")
     runner = sub.add_parser(
         "runner",
         prog="camelpy minichess runner",
@@ -478,6 +497,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     player.add_argument(
         "--hash", type=int, default=16, metavar="MB", help="camelpy's table size (default 16)"
     )
+    player.add_argument(
+        "--weights", metavar="FILE", help="evaluation weights (JSON, as camelpy minichess tune writes)"
+    )
     play = sub.add_parser(
         "play",
         prog="camelpy minichess play",
@@ -491,6 +513,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--time", type=float, default=1.0, metavar="S", help="camelpy's seconds per move (default 1)"
     )
     play.add_argument("--start", metavar="TEXT", help="start from this one-line board (default: the start)")
+    tune = sub.add_parser(
+        "tune",
+        prog="camelpy minichess tune",
+        help="fit the player's evaluation weights to self-play games",
+        description="Generates self-play games and fits the player's evaluation weights to their results.",
+    )
+    minichess_tune.add_arguments(tune)
     match = sub.add_parser(
         "match",
         prog="camelpy minichess match",
@@ -538,6 +567,8 @@ def main(args: argparse.Namespace) -> int:
         return _player(args)
     if args.tool == "play":
         return _play(args)
+    if args.tool == "tune":
+        return minichess_tune.main(args)
     if args.tool == "match":
         start = Board(args.start) if args.start is not None else None
         play_match([args.player1, args.player2], args.games, args.time_per_move, start=start, out=args.out)
@@ -577,7 +608,9 @@ def _player(args: argparse.Namespace) -> int:
         if info.pv:
             write_atomically(ACTION, f"{info.pv[0]}\n")
 
-    result = Searcher(args.hash).search(board, time=max(limit - PLAYER_MARGIN, 0.01), on_iteration=write)
+    weights = read_weights(args.weights) if args.weights is not None else None
+    searcher = Searcher(args.hash, weights=weights)
+    result = searcher.search(board, time=max(limit - PLAYER_MARGIN, 0.01), on_iteration=write)
     if result.move is None:
         print(f"error: the game is over in ./state ({board.fen()})", file=sys.stderr)
         return 1

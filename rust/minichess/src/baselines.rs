@@ -27,6 +27,8 @@
 
 use std::time::{Duration, Instant};
 
+use camelpy_core::data::SplitMix64;
+
 use crate::{
     board::Board,
     eval::{evaluate, Weights},
@@ -114,16 +116,11 @@ pub fn baseline_move(board: &Board, kind: Baseline, time: Duration, seed: u64) -
     Some(best)
 }
 
-/// Fisher–Yates with a SplitMix64 stream.
+/// Fisher–Yates with the core's SplitMix64 stream.
 fn shuffle(moves: &mut [Move], seed: u64) {
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     for i in (1..moves.len()).rev() {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        moves.swap(i, (z % (i as u64 + 1)) as usize);
+        moves.swap(i, rng.below(i + 1));
     }
 }
 

@@ -10,6 +10,7 @@ pub mod error;
 pub mod eval;
 pub mod perft;
 pub mod search;
+pub mod selfplay;
 pub mod text;
 pub mod types;
 mod zobrist;

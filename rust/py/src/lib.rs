@@ -54,6 +54,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<minichess::PyMiniSearcher>()?;
     m.add_function(wrap_pyfunction!(minichess::minichess_baseline, m)?)?;
     m.add_function(wrap_pyfunction!(minichess::minichess_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(minichess::minichess_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(minichess::minichess_compare, m)?)?;
+    m.add("MINICHESS_WEIGHTS", minichess::weight_specs())?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add_function(wrap_pyfunction!(threads::analyse_many, m)?)?;
     m.add_function(wrap_pyfunction!(eval::default_params, m)?)?;

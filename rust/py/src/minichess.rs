@@ -8,9 +8,10 @@ use std::{sync::atomic::AtomicBool, time::Duration};
 use camelpy_core::Score;
 use camelpy_minichess::{
     baselines::{baseline_move, Baseline},
-    eval::{evaluate, features, Weights, WEIGHT_SPECS},
+    eval::{evaluate, features, Weights, NUM_WEIGHTS, WEIGHT_SPECS},
     perft as core_perft,
     search::{Iteration, Limits, MiniSearcher},
+    selfplay::{compare, samples, SelfPlaySettings},
     Board, Color, Move, Square, MAX_PLIES, MAX_PLY, START_TEXT,
 };
 use pyo3::{
@@ -19,7 +20,10 @@ use pyo3::{
 };
 
 use crate::{
-    args::{check_hash, int_arg, opt_int_arg, DEFAULT_HASH_MB, MAX_PERFT_DEPTH, MAX_SEARCH_DEPTH},
+    args::{
+        check_hash, int_arg, opt_int_arg, signed_int_arg, DEFAULT_HASH_MB, MAX_PERFT_DEPTH, MAX_SEARCH_DEPTH,
+        MAX_THREADS,
+    },
     errors::{IllegalMoveError, InvalidMoveError, InvalidStateError},
     interrupt,
 };
@@ -216,6 +220,18 @@ impl PyMiniSearcher {
         self.searcher.clear();
     }
 
+    /// The evaluation's weights, in the order of ``MINICHESS_WEIGHTS``.
+    #[getter]
+    fn get_weights(&self) -> Vec<i32> {
+        self.searcher.weights.0.to_vec()
+    }
+
+    #[setter]
+    fn set_weights(&mut self, weights: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.searcher.weights = weights_arg(weights)?;
+        Ok(())
+    }
+
     /// Searches *board* to *depth*, *nodes* or *time* seconds (whichever first; none: to the deepest
     /// depth), with the GIL released; *on_iteration* (if given) is called with each finished
     /// iteration's tuple. Returns ``(best_move or None, last iteration)``. Ctrl-C stops the search and
@@ -271,12 +287,104 @@ pub fn minichess_baseline(
     Ok(interrupt::run_silent(py, &stop, || baseline_move(board, kind, time, seed))?.map(to_tuple))
 }
 
-/// The evaluation of *board* for the side to move (default weights) and its features, White minus
-/// Black, with the weights' names: ``(value, [(name, weight, feature), ...])``.
+/// The evaluation of *board* for the side to move with *weights* (``None``: the defaults) and its
+/// features, White minus Black, with the weights' names: ``(value, [(name, weight, feature), ...])``.
 #[pyfunction]
-pub fn minichess_evaluate(board: &PyMiniBoard) -> (i32, Vec<(&'static str, i32, i32)>) {
-    let weights = Weights::default();
+#[pyo3(signature = (board, weights = None))]
+pub fn minichess_evaluate(
+    board: &PyMiniBoard,
+    weights: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(i32, Vec<(&'static str, i32, i32)>)> {
+    let weights = weights.filter(|w| !w.is_none()).map(weights_arg).transpose()?.unwrap_or_default();
     let f = features(&board.board);
     let terms = WEIGHT_SPECS.iter().zip(weights.0).zip(f).map(|((spec, w), x)| (spec.name, w, x)).collect();
-    (evaluate(&board.board, &weights), terms)
+    Ok((evaluate(&board.board, &weights), terms))
+}
+
+/// Largest magnitude of an evaluation weight: far above any sensible one, and small enough that no
+/// sum of weights times features can overflow an `i32` (30 pieces, a few hundred per feature).
+const MAX_WEIGHT: i128 = 100_000;
+
+/// A weights argument: a sequence of `NUM_WEIGHTS` integers, each within ±[`MAX_WEIGHT`].
+fn weights_arg(value: &Bound<'_, PyAny>) -> PyResult<Weights> {
+    let items: Vec<Bound<'_, PyAny>> = value.try_iter()?.collect::<PyResult<_>>()?;
+    if items.len() != NUM_WEIGHTS {
+        return Err(PyValueError::new_err(format!("expected {NUM_WEIGHTS} weights, got {}", items.len())));
+    }
+    let mut w = [0; NUM_WEIGHTS];
+    for ((slot, item), spec) in w.iter_mut().zip(&items).zip(WEIGHT_SPECS.iter()) {
+        *slot = signed_int_arg(item, spec.name, -MAX_WEIGHT, MAX_WEIGHT)? as i32;
+    }
+    Ok(Weights(w))
+}
+
+/// Self-play settings from Python's arguments.
+fn selfplay_settings(
+    nodes: &Bound<'_, PyAny>,
+    random_plies: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<SelfPlaySettings> {
+    Ok(SelfPlaySettings {
+        nodes: int_arg(nodes, "nodes", 1, u64::MAX)?,
+        random_plies: int_arg(random_plies, "random_plies", 0, u64::from(MAX_PLIES))? as u32,
+        seed: int_arg(seed, "seed", 0, u64::MAX)?,
+        threads: int_arg(threads, "threads", 1, MAX_THREADS)? as usize,
+    })
+}
+
+/// Tuning samples from *games* self-play games of *weights* (``None``: the defaults):
+/// ``(features, plies, white_to_move, results)``, one entry per kept position.
+#[pyfunction]
+#[pyo3(signature = (games, nodes, random_plies, seed, threads, weights = None))]
+#[allow(clippy::type_complexity)] // four columns, as Python receives them
+pub fn minichess_selfplay(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    nodes: &Bound<'_, PyAny>,
+    random_plies: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+    weights: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Vec<Vec<i32>>, Vec<u32>, Vec<bool>, Vec<f32>)> {
+    let games = int_arg(games, "games", 0, u64::from(u32::MAX))?;
+    let settings = selfplay_settings(nodes, random_plies, seed, threads)?;
+    let weights = weights.filter(|w| !w.is_none()).map(weights_arg).transpose()?.unwrap_or_default();
+    let stop = AtomicBool::new(false);
+    let kept = interrupt::run_silent(py, &stop, || samples(games, weights, &settings, &stop))?
+        .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    Ok((
+        kept.iter().map(|s| s.features.to_vec()).collect(),
+        kept.iter().map(|s| s.ply).collect(),
+        kept.iter().map(|s| s.white_to_move).collect(),
+        kept.iter().map(|s| s.result).collect(),
+    ))
+}
+
+/// *pairs* pairs of games between weights *a* and *b* from random openings, colours swapped in each
+/// pair: *a*'s points in each game.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)] // one per Python argument
+pub fn minichess_compare(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pairs: &Bound<'_, PyAny>,
+    nodes: &Bound<'_, PyAny>,
+    random_plies: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(f32, f32)>> {
+    let (a, b) = (weights_arg(a)?, weights_arg(b)?);
+    let pairs = int_arg(pairs, "pairs", 0, u64::from(u32::MAX))?;
+    let settings = selfplay_settings(nodes, random_plies, seed, threads)?;
+    let stop = AtomicBool::new(false);
+    let results = interrupt::run_silent(py, &stop, || compare(pairs, a, b, &settings, &stop))?
+        .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    Ok(results.into_iter().map(|[x, y]| (x, y)).collect())
+}
+
+/// The evaluation's weights: ``(name, default, why)`` each, in order.
+pub fn weight_specs() -> Vec<(&'static str, i32, &'static str)> {
+    WEIGHT_SPECS.iter().map(|s| (s.name, s.default, s.why)).collect()
 }
