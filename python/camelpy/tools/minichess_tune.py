@@ -27,15 +27,20 @@ from pathlib import Path
 from typing import Any
 
 from camelpy._args import int_arg, path_arg
-from camelpy.minichess import DEFAULT_WEIGHTS, WEIGHT_NAMES, Samples, compare_weights, selfplay_samples
+from camelpy.minichess import (
+    DEFAULT_WEIGHTS,
+    MAX_PLIES,
+    WEIGHT_NAMES,
+    Samples,
+    compare_weights,
+    selfplay_samples,
+)
 from camelpy.tools.stats import elo_estimate, pentanomial
 
 __all__ = ["TuneResult", "add_arguments", "coefficients", "fit", "main"]
 
 COUNT = WEIGHT_NAMES.index("count")
 TEMPO = WEIGHT_NAMES.index("tempo")
-MAX_PLIES = 50
-"""The ply of the material count, by which the count feature is scaled."""
 VALIDATION_EVERY = 10
 """Every tenth block of positions is held out for validation."""
 VALIDATION_BLOCK = 256

@@ -48,6 +48,14 @@ pub struct Sample {
 /// The table each game's searchers use, in MiB (a game is short and its searches small).
 const GAME_HASH_MB: usize = 2;
 
+/// A searcher for one self-play game, evaluating with `weights` (its table allocated once already by
+/// the caller's check, so this does not fail short of memory exhaustion mid-run).
+fn game_searcher(weights: Weights) -> MiniSearcher {
+    let mut searcher = MiniSearcher::new(GAME_HASH_MB).expect("allocated once already");
+    searcher.weights = weights;
+    searcher
+}
+
 /// White's points in a finished game.
 fn white_points(board: &Board) -> f32 {
     match board.outcome().and_then(|o| o.winner) {
@@ -136,10 +144,7 @@ pub fn samples(
     // Allocate up front so that a failure is an error, not a panic in a thread.
     MiniSearcher::new(GAME_HASH_MB)?;
     let per_game = in_parallel(games, settings.threads, stop, |index| {
-        let mut searcher = MiniSearcher::new(GAME_HASH_MB).expect("allocated once already");
-        searcher.weights = weights;
-        let mut other = MiniSearcher::new(GAME_HASH_MB).expect("allocated once already");
-        other.weights = weights;
+        let (mut searcher, mut other) = (game_searcher(weights), game_searcher(weights));
         let mut kept = Vec::new();
         let end = play_game(&mut searcher, &mut other, settings, index, |board, mv| {
             if !board.king_in_danger() && !board.is_noisy(mv) {
@@ -173,10 +178,7 @@ pub fn compare(
 ) -> Result<Vec<[f32; 2]>, camelpy_core::AllocError> {
     MiniSearcher::new(GAME_HASH_MB)?;
     let results = in_parallel(pairs, settings.threads, stop, |pair| {
-        let mut first = MiniSearcher::new(GAME_HASH_MB).expect("allocated once already");
-        first.weights = a;
-        let mut second = MiniSearcher::new(GAME_HASH_MB).expect("allocated once already");
-        second.weights = b;
+        let (mut first, mut second) = (game_searcher(a), game_searcher(b));
         let a_white = white_points(&play_game(&mut first, &mut second, settings, pair, |_, _| {}));
         let a_black = 1.0 - white_points(&play_game(&mut second, &mut first, settings, pair, |_, _| {}));
         [a_white, a_black]
