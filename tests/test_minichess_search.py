@@ -8,6 +8,7 @@ import json
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,18 @@ def test_every_baseline_plays_legal_seeded_moves(name: str) -> None:
 def test_the_searching_baselines_take_a_hanging_king_and_a_free_knight(name: str) -> None:
     assert baseline_move(Board(HANGING_KING), name, seed=1) == Move(5, 0, 0, 0)
     assert baseline_move(Board("k4/5/5/n4/5/R3K w 10"), name, seed=1) == Move(5, 0, 3, 0)
+
+
+def test_a_baseline_reports_every_finished_iteration() -> None:
+    seen: list[tuple[Move, int]] = []
+    move = baseline_move(Board(), "strong-minimax", seed=2, on_iteration=lambda m, d: seen.append((m, d)))
+    assert [d for _, d in seen] == [1, 2, 3, 4] and seen[-1][0] == move
+    assert all(m in Board().legal_moves for m, _ in seen)
+    picked: list[tuple[Move, int]] = []
+    move = baseline_move(Board(), "random", seed=2, on_iteration=lambda m, d: picked.append((m, d)))
+    assert picked == [(move, 0)]
+    with pytest.raises(TypeError, match="on_iteration must be callable, got int"):
+        baseline_move(Board(), "weak-minimax", on_iteration=3)  # type: ignore[arg-type]
 
 
 def test_baseline_bad_input() -> None:

@@ -650,15 +650,27 @@ def search(
     return searcher.search(board, depth=depth, nodes=nodes, time=time, on_iteration=on_iteration)
 
 
-def baseline_move(board: Board, name: str, *, time: float = 1.0, seed: int | None = None) -> Move | None:
+def baseline_move(
+    board: Board,
+    name: str,
+    *,
+    time: float = 1.0,
+    seed: int | None = None,
+    on_iteration: Callable[[Move, int], object] | None = None,
+) -> Move | None:
     """The move of the baseline player *name* (one of :data:`BASELINES`) on *board*, thinking at most
     *time* seconds (``strong-minimax`` stops deepening and ``alpha-beta`` stops searching when it is
     up); ``None`` when the game is over. With a *seed* the choice among equally good moves is a
     function of the seed and the position, so a seeded game replays exactly (``alpha-beta`` also
-    depends on how deep it got in the time).
+    depends on how deep it got in the time). *on_iteration* is called with ``(move, depth)`` after
+    every finished iteration (``random``: once, at depth 0), so a player can write its move early.
 
     >>> baseline_move(Board(), "random", seed=1) == baseline_move(Board(), "random", seed=1)
     True
+    >>> depths = []
+    >>> move = baseline_move(Board(), "weak-minimax", seed=1, on_iteration=lambda m, d: depths.append(d))
+    >>> depths
+    [1, 2]
 
     :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
     """
@@ -666,15 +678,28 @@ def baseline_move(board: Board, name: str, *, time: float = 1.0, seed: int | Non
     name = choice_arg(name, "name", BASELINES)
     seconds = real_arg(time, "time", minimum=0, maximum=365 * 24 * 3600)
     seed = opt_int_arg(seed, "seed", 0, 2**64 - 1)
+    if on_iteration is not None and not callable(on_iteration):
+        raise TypeError(f"on_iteration must be callable, got {type(on_iteration).__name__}")
     if name == "random":
         moves = board.legal_moves
         if not moves:
             return None
         rng = random.Random() if seed is None else random.Random(f"{seed}\n{board.state()}")
-        return rng.choice(moves)
+        choice = rng.choice(moves)
+        if on_iteration is not None:
+            on_iteration(choice, 0)
+        return choice
     if seed is None:
         seed = random.getrandbits(64)
-    move = _core.minichess_baseline(board._native, name, seconds, seed)
+    report: Callable[[tuple[int, int, int, int], int], None] | None = None
+    if on_iteration is not None:
+        callback = on_iteration
+
+        def _report(move: tuple[int, int, int, int], depth: int) -> None:
+            callback(Move(*move), depth)
+
+        report = _report
+    move = _core.minichess_baseline(board._native, name, seconds, seed, report)
     return None if move is None else Move(*move)
 
 

@@ -24,7 +24,9 @@
 * ``camelpy minichess player --baseline NAME [--seed N] [--time S]``: one of the course's baselines
   (:data:`camelpy.minichess.BASELINES`: ``random``, ``weak-minimax``, ``strong-minimax``,
   ``alpha-beta``) as a file-protocol player; ``--random`` is ``--baseline random``. With ``--seed``
-  the choice among equal moves depends only on the seed and the position.
+  the choice among equal moves depends only on the seed and the position. Like camelpy's player, a
+  baseline writes the best move of every finished iteration to ``action`` atomically, so one killed
+  at the time limit (a slow start of the interpreter on a loaded machine) still has a move there.
 * ``camelpy minichess play [--color white|black] [--time S] [--start TEXT]``: play camelpy in the
   terminal (moves typed as ``from_row from_col to_row to_col``; ``undo``, ``quit``).
 * ``camelpy minichess match PLAYER1 PLAYER2 --games N [--time-per-move S] [--out DIR]``: *N* runner
@@ -588,7 +590,13 @@ def _player(args: argparse.Namespace) -> int:
     state = Board.read_state(STATE)
     if args.random or args.baseline is not None:
         name = "random" if args.random else args.baseline
-        move = baseline_move(state, name, time=max(limit - PLAYER_MARGIN, 0.0), seed=args.seed)
+        move = baseline_move(
+            state,
+            name,
+            time=max(limit - PLAYER_MARGIN, 0.0),
+            seed=args.seed,
+            on_iteration=lambda best, _depth: write_atomically(ACTION, f"{best}\n"),
+        )
         if move is None:
             print("error: no legal move in ./state", file=sys.stderr)
             return 1

@@ -80,6 +80,18 @@ const CHECK_EVERY: u64 = 1024;
 
 /// The baseline's move on `board` within `time` (`None` when the game is over); `seed` breaks ties.
 pub fn baseline_move(board: &Board, kind: Baseline, time: Duration, seed: u64) -> Option<Move> {
+    baseline_move_with(board, kind, time, seed, |_, _| {})
+}
+
+/// [`baseline_move`], calling `on_iteration(best, depth)` after every finished iteration, so that a
+/// file-protocol player can write its move as soon as it has one (as the course's players do).
+pub fn baseline_move_with(
+    board: &Board,
+    kind: Baseline,
+    time: Duration,
+    seed: u64,
+    mut on_iteration: impl FnMut(Move, u32),
+) -> Option<Move> {
     let mut root: Vec<Move> = board.legal_moves().to_vec();
     if root.is_empty() {
         return None;
@@ -104,6 +116,7 @@ pub fn baseline_move(board: &Board, kind: Baseline, time: Duration, seed: u64) -
     for depth in 1..=max_depth {
         let Some((mv, value)) = search.root(&root, depth) else { break };
         best = mv;
+        on_iteration(mv, depth);
         // Searched moves first next time (the best one leads), the rest in their shuffled order.
         if let Some(i) = root.iter().position(|&m| m == mv) {
             root[..=i].rotate_right(1);
@@ -253,5 +266,19 @@ mod tests {
                 "5 0 3 0"
             );
         }
+    }
+
+    #[test]
+    fn reports_every_finished_iteration_and_ends_on_the_last_report() {
+        let board = Board::start();
+        let mut seen = Vec::new();
+        let mv = baseline_move_with(&board, Baseline::StrongMinimax, Duration::from_secs(30), 5, |m, d| {
+            seen.push((m, d))
+        })
+        .unwrap();
+        let depths: Vec<u32> = seen.iter().map(|&(_, d)| d).collect();
+        assert_eq!(depths, (1..=STRONG_MINIMAX_DEPTH).collect::<Vec<_>>());
+        assert_eq!(seen.last().unwrap().0, mv);
+        assert!(seen.iter().all(|&(m, _)| board.is_legal(m)));
     }
 }

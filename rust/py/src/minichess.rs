@@ -7,7 +7,7 @@ use std::{sync::atomic::AtomicBool, time::Duration};
 
 use camelpy_core::Score;
 use camelpy_minichess::{
-    baselines::{baseline_move, Baseline},
+    baselines::{baseline_move_with, Baseline},
     eval::{evaluate, features, Weights, NUM_WEIGHTS, WEIGHT_SPECS},
     perft as core_perft,
     search::{Iteration, Limits, MiniSearcher},
@@ -268,14 +268,17 @@ impl PyMiniSearcher {
 }
 
 /// A baseline player's move (*kind*: ``weak-minimax``, ``strong-minimax`` or ``alpha-beta``) within
-/// *time* seconds, ties broken by *seed*; ``None`` when the game is over.
+/// *time* seconds, ties broken by *seed*; ``None`` when the game is over. *on_iteration* is called
+/// with ``(move, depth)`` after every finished iteration.
 #[pyfunction]
+#[pyo3(signature = (board, kind, time, seed, on_iteration = None))]
 pub fn minichess_baseline(
     py: Python<'_>,
     board: &PyMiniBoard,
     kind: &str,
     time: f64,
     seed: u64,
+    on_iteration: Option<Py<PyAny>>,
 ) -> PyResult<Option<MoveTuple>> {
     let kind = Baseline::from_name(kind).ok_or_else(|| {
         let names: Vec<&str> = Baseline::ALL.iter().map(|b| b.name()).collect();
@@ -284,7 +287,16 @@ pub fn minichess_baseline(
     let time = duration_arg(Some(time), "time")?.unwrap_or_default();
     let board = &board.board;
     let stop = AtomicBool::new(false);
-    Ok(interrupt::run_silent(py, &stop, || baseline_move(board, kind, time, seed))?.map(to_tuple))
+    let best = interrupt::run(
+        py,
+        &stop,
+        |outbox| baseline_move_with(board, kind, time, seed, |mv, depth| outbox.send((to_tuple(mv), depth))),
+        |py, report: (MoveTuple, u32)| match &on_iteration {
+            Some(f) => f.call1(py, report).map(drop),
+            None => Ok(()),
+        },
+    )?;
+    Ok(best.map(to_tuple))
 }
 
 /// The evaluation of *board* for the side to move with *weights* (``None``: the defaults) and its
