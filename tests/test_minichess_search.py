@@ -234,6 +234,22 @@ def test_the_baseline_players(tmp_path: Path, name: str) -> None:
     assert Move.parse((tmp_path / "action").read_text()) in Board().legal_moves
 
 
+def test_a_baseline_player_killed_mid_search_has_written_a_move(tmp_path: Path) -> None:
+    # Ten minutes a move: the alpha-beta baseline would search for five; it has written the move of
+    # its first iterations long before, so a runner that kills it at its limit finds a move.
+    (tmp_path / "state").write_text(STARTING_STATE)
+    command = [sys.executable, "-m", "camelpy", "minichess", "player", "--baseline", "alpha-beta"]
+    player = subprocess.Popen([*command, "--time", "600"], cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "action").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        player.kill()
+        player.wait()
+    assert Move.parse((tmp_path / "action").read_text()) in Board().legal_moves
+
+
 def test_the_player_on_a_finished_game_says_so(tmp_path: Path) -> None:
     (tmp_path / "state").write_text(Board("k4/5/5/5/5/Q3K w 7").state().replace("6", "0", 1))
     result = _player(tmp_path, "--time", "1")
@@ -318,19 +334,33 @@ def test_the_tuner_recovers_known_weights() -> None:
     for name in ("knight", "queen", "mobility", "tempo"):
         assert abs(result.weights[name] / scale - truth[name]) <= 0.15 * abs(truth[name]) + 4, name
     assert result.loss[1] <= result.start_loss[1]
+    frozen = fit(samples, epochs=200, freeze=frozenset({"pawn", "queen"}))
+    assert (
+        frozen.weights["pawn"] == DEFAULT_WEIGHTS["pawn"]
+        and frozen.weights["queen"] == DEFAULT_WEIGHTS["queen"]
+    )
+    assert frozen.weights["knight"] != DEFAULT_WEIGHTS["knight"]
+    with pytest.raises(ValueError, match="unknown weight 'king' to freeze"):
+        fit(samples, epochs=1, freeze=frozenset({"king"}))
 
 
 def test_tune_command_writes_weights_the_player_reads(tmp_path: Path) -> None:
     out = tmp_path / "t"
     command = [sys.executable, "-m", "camelpy", "minichess", "tune", "--games", "20", "--nodes", "300"]
-    command += ["--threads", "2", "--compare", "2", "--out", str(out)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    command += ["--threads", "2", "--compare", "2", "--compare-nodes", "200", "--freeze", "pawn, queen"]
+    result = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "positions from 20 games" in result.stdout and "tuned against hand-set: " in result.stdout
     weights = json.loads((out / "weights.json").read_text())
     assert set(weights) == set(WEIGHT_NAMES)
     record = json.loads((out / "tune.json").read_text())
     assert record["games"] == 20 and record["compare"]["pairs"] == 2 and record["weights"] == weights
+    assert record["compare"]["nodes"] == 200 and record["freeze"] == ["pawn", "queen"]
+    assert weights["pawn"] == DEFAULT_WEIGHTS["pawn"] and weights["queen"] == DEFAULT_WEIGHTS["queen"]
+    unknown = subprocess.run(
+        [*command[:5], "--freeze", "pawn,kings", "--out", str(out)], capture_output=True, text=True
+    )
+    assert unknown.returncode == 2 and "--freeze: unknown weight 'kings'" in unknown.stderr
     (tmp_path / "state").write_text(STARTING_STATE)
     played = _player(tmp_path, "--time", "1", "--weights", str(out / "weights.json"))
     assert played.returncode == 0, played.stderr

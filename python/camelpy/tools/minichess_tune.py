@@ -7,12 +7,14 @@ features ``f`` (White minus Black), ply ``p`` and White to move or not, White's 
 ``sigmoid(K · eval / 400)`` predict the game results best at the starting weights, then minimises the
 mean squared error between that prediction and the result over the weights with Adam, full batch, and
 keeps the weights at the epoch with the lowest error on a held-out tenth of the positions (whole blocks
-of games).
+of games). ``--freeze NAMES`` keeps the named weights at their hand-set values (for example the piece
+values, which the count and the piece values can trade between them).
 
 The data is generated, never committed: ``--games``, ``--nodes``, ``--random-plies`` and ``--seed``
 regenerate it exactly (:func:`camelpy.minichess.selfplay_samples`). With ``--compare PAIRS`` the tuned
 weights then play the hand-set ones (:func:`camelpy.minichess.compare_weights`, other openings: seed
-+ 1) and the score, Elo ± 95 % and pentanomial are printed and recorded. Needs NumPy
++ 1; ``--compare-nodes`` for a deeper search than the data's) and the score, Elo ± 95 % and
+pentanomial are printed and recorded. Needs NumPy
 (``pip install 'camelpy[tune]'``).
 """
 
@@ -26,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from camelpy._args import int_arg, path_arg
+from camelpy._args import int_arg, path_arg, str_arg
 from camelpy.minichess import (
     DEFAULT_WEIGHTS,
     MAX_PLIES,
@@ -92,12 +94,26 @@ def _loss(np: Any, c: Any, y: Any, w: Any, k: float) -> float:
     return float(np.mean((p - y) ** 2))
 
 
-def fit(samples: Samples, start: dict[str, int] | None = None, *, epochs: int = EPOCHS) -> TuneResult:
-    """Fits the weights to *samples* from *start* (default: the hand-set weights).
+def fit(
+    samples: Samples,
+    start: dict[str, int] | None = None,
+    *,
+    epochs: int = EPOCHS,
+    freeze: frozenset[str] = frozenset(),
+) -> TuneResult:
+    """Fits the weights to *samples* from *start* (default: the hand-set weights); the weights named
+    in *freeze* keep their starting values.
 
-    :raises: :exc:`ValueError` with fewer than 20 positions, or without NumPy.
+    :raises: :exc:`ValueError` with fewer than 20 positions, an unknown name in *freeze*, or without
+        NumPy.
     """
     np = _numpy()
+    unknown = sorted(set(freeze) - set(WEIGHT_NAMES))
+    if unknown:
+        raise ValueError(
+            f"unknown weight {unknown[0]!r} to freeze: expected one of {', '.join(WEIGHT_NAMES)}"
+        )
+    free = np.asarray([name not in freeze for name in WEIGHT_NAMES], dtype=np.float64)
     if len(samples.results) < 2 * VALIDATION_EVERY:
         raise ValueError(
             f"too few positions to tune: {len(samples.results)} (at least {2 * VALIDATION_EVERY})"
@@ -127,7 +143,7 @@ def fit(samples: Samples, start: dict[str, int] | None = None, *, epochs: int = 
     best = (start_loss[1], 0, w0.copy())
     for epoch in range(1, epochs + 1):
         p = 1.0 / (1.0 + np.exp(-k * (ct @ w) / 400.0))
-        grad = ct.T @ (2.0 * (p - yt) * p * (1.0 - p) * k / 400.0) / len(yt)
+        grad = free * (ct.T @ (2.0 * (p - yt) * p * (1.0 - p) * k / 400.0)) / len(yt)
         m = beta1 * m + (1 - beta1) * grad
         v = beta2 * v + (1 - beta2) * grad**2
         w -= LEARNING_RATE * (m / (1 - beta1**epoch)) / (np.sqrt(v / (1 - beta2**epoch)) + eps)
@@ -156,6 +172,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PAIRS",
         help="then play PAIRS game pairs against the defaults",
     )
+    parser.add_argument(
+        "--freeze",
+        default="",
+        metavar="NAMES",
+        help="comma-separated weights that keep their hand-set values (e.g. the material values)",
+    )
+    parser.add_argument(
+        "--compare-nodes",
+        type=int,
+        metavar="N",
+        help="nodes per move in the comparison games (default: --nodes)",
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="write weights.json and tune.json here")
 
 
@@ -170,6 +198,17 @@ def main(args: argparse.Namespace) -> int:
         "seed": int_arg(args.seed, "--seed", 0, 2**63),
         "threads": int_arg(args.threads, "--threads", 1, 256),
     }
+    freeze = frozenset(name.strip() for name in str_arg(args.freeze, "--freeze").split(",") if name.strip())
+    unknown = sorted(freeze - set(WEIGHT_NAMES))
+    if unknown:
+        raise ValueError(
+            f"--freeze: unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}"
+        )
+    compare_nodes = (
+        settings["nodes"]
+        if args.compare_nodes is None
+        else int_arg(args.compare_nodes, "--compare-nodes", 1, 10**9)
+    )
     _numpy()
     out.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
@@ -182,7 +221,7 @@ def main(args: argparse.Namespace) -> int:
     )
     generated = time.monotonic() - began
     print(f"{len(samples.results)} positions from {games} games in {generated:.1f} s")
-    result = fit(samples)
+    result = fit(samples, freeze=freeze)
     print(
         f"K {result.k:.3f}; loss (train / validation) {result.start_loss[0]:.5f} / "
         f"{result.start_loss[1]:.5f} -> {result.loss[0]:.5f} / {result.loss[1]:.5f} at epoch {result.epoch}"
@@ -198,11 +237,12 @@ def main(args: argparse.Namespace) -> int:
         "start_loss": result.start_loss,
         "loss": result.loss,
         "epoch": result.epoch,
+        "freeze": sorted(freeze),
         "weights": result.weights,
     }
     (out / "weights.json").write_text(json.dumps(result.weights, indent=2) + "\n", encoding="utf-8")
     if pairs:
-        compared = {**settings, "seed": settings["seed"] + 1}
+        compared = {**settings, "seed": settings["seed"] + 1, "nodes": compare_nodes}
         results = compare_weights(
             result.weights,
             DEFAULT_WEIGHTS,
@@ -220,6 +260,7 @@ def main(args: argparse.Namespace) -> int:
         record["compare"] = {
             "pairs": len(results),
             "seed": compared["seed"],
+            "nodes": compared["nodes"],
             "points": points,
             "elo": round(elo.elo, 1),
             "error": round(elo.error, 1),
