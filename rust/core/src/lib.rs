@@ -14,12 +14,15 @@ pub mod nnue;
 pub mod perft;
 pub mod rules;
 pub mod search;
+pub mod tablebase;
 pub mod threads;
 pub mod tt;
 pub mod types;
 
 pub use board::{Position, STARTING_FEN};
-pub use error::{AllocError, DataError, FenError, FenField, MoveError, NetError, PositionError};
+pub use error::{
+    AllocError, DataError, FenError, FenField, MoveError, NetError, PositionError, TablebaseError,
+};
 pub use movegen::{GenKind, MoveList};
 pub use types::{
     Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Score,

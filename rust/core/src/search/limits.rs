@@ -27,4 +27,7 @@ pub struct SearchLimits {
     pub multipv: usize,
     /// The run-time search settings.
     pub params: SearchParams,
+    /// Endgame tables probed inside the search (exact mate scores) and at the root (the moves that
+    /// keep the best distance to mate); `None`: none.
+    pub tablebases: Option<std::sync::Arc<crate::tablebase::TableSet>>,
 }

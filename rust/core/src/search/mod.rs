@@ -300,6 +300,41 @@ pub(crate) fn search_thread<'a>(
     ThreadOutcome { result, completed_depth: searcher.completed_depth, nodes: searcher.nodes }
 }
 
+/// A table's value at `ply` from the root as a search score: mates counted from the root; beyond
+/// the mate range (`MAX_PLY`), a score just short of it, still above any evaluation.
+fn tablebase_value(v: crate::tablebase::TbValue, ply: i32) -> Value {
+    use crate::tablebase::TbValue;
+    match v {
+        TbValue::Win(p) if ply + i32::from(p) < MAX_PLY => mate_in(ply + i32::from(p)),
+        TbValue::Win(_) => VALUE_MATE_IN_MAX_PLY - 1,
+        TbValue::Loss(p) if ply + i32::from(p) < MAX_PLY => mated_in(ply + i32::from(p)),
+        TbValue::Loss(_) => -(VALUE_MATE_IN_MAX_PLY - 1),
+        TbValue::Draw => VALUE_DRAW,
+    }
+}
+
+/// With tables for the root position (and one line wanted): only the moves that keep its value,
+/// the quickest mate when winning, a draw when drawn, the longest resistance when losing, so the
+/// engine never lets a won ending slip and mates in the fewest moves.
+fn tablebase_root_moves(pos: &mut Position, moves: Vec<Move>, limits: &SearchLimits) -> Vec<Move> {
+    let Some(tb) = &limits.tablebases else { return moves };
+    if limits.multipv > 1 || pos.occupied().len() as usize > tb.max_pieces() || tb.probe(pos).is_none() {
+        return moves;
+    }
+    let mut valued = Vec::with_capacity(moves.len());
+    for &mv in &moves {
+        pos.play_unchecked(mv);
+        let v = tb.probe(pos);
+        pos.undo_move();
+        match v {
+            Some(v) => valued.push((mv, v.before_move().rank())),
+            None => return moves,
+        }
+    }
+    let best = valued.iter().map(|&(_, r)| r).max().unwrap_or(0);
+    valued.into_iter().filter(|&(_, r)| r == best).map(|(m, _)| m).collect()
+}
+
 impl Searcher<'_> {
     /// The iteration loop: one aspiration search per MultiPV line per depth, until a limit says stop.
     fn iterative_deepening(&mut self, pos: &mut Position) -> SearchResult {
@@ -310,6 +345,7 @@ impl Searcher<'_> {
             .copied()
             .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
             .collect();
+        let root_moves = tablebase_root_moves(pos, root_moves, limits);
         let empty = IterationInfo {
             depth: 0,
             seldepth: 0,
@@ -534,6 +570,17 @@ impl Searcher<'_> {
         if let Some(t) = tt_hit {
             if !pv_node && t.depth >= depth && settles(&t, alpha, beta) {
                 return t.value;
+            }
+        }
+
+        // Step 3b. Endgame tables: the exact value, as a mate score counted from the root.
+        if !root {
+            if let Some(tb) = &self.limits.tablebases {
+                if pos.occupied().len() as usize <= tb.max_pieces() {
+                    if let Some(v) = tb.probe(pos) {
+                        return tablebase_value(v, ply);
+                    }
+                }
             }
         }
 
