@@ -150,8 +150,14 @@ def test_error_classes() -> None:
         "InvalidFenError",
         "InvalidMoveError",
         "InvalidStateError",
+        "MissingTableError",
+        "NetworkFileError",
+        "TablebaseFileError",
     ]
     assert issubclass(camelpy.errors.InvalidStateError, ValueError)
+    assert issubclass(camelpy.errors.TablebaseFileError, ValueError)
+    # A probe of a position no loaded table holds: a KeyError, as python-chess's chess.gaviota.
+    assert issubclass(camelpy.errors.MissingTableError, KeyError)
 
 
 # --- moves ----------------------------------------------------------------------------

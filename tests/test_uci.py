@@ -181,10 +181,10 @@ def test_every_option_is_declared_with_a_valid_default() -> None:
     names = [re.match(r"option name (.+?) type ", line).group(1) for line in options]  # type: ignore[union-attr]
     for name in ("Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_Chess960"):
         assert name in names
-    for name in ("UCI_ShowWDL", "SyzygyPath", "OwnBook", "BookFile", "BookSeed"):
+    for name in ("UCI_ShowWDL", "SyzygyPath", "TablebasePath", "OwnBook", "BookFile", "BookSeed"):
         assert name in names
     params = _core.Engine().params() + _core.Engine().search_params()
-    assert len(options) == 14 + len(params)
+    assert len(options) == 15 + len(params)
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
     for line in options:
@@ -259,7 +259,27 @@ def test_search_settings_are_spin_options_that_change_the_search() -> None:
 def test_syzygy_path_is_accepted_with_a_notice() -> None:
     session = InProcess()
     out = session.run("setoption name SyzygyPath value /tmp/tb", "setoption name SyzygyPath value <empty>")
-    assert out == ["info string SyzygyPath noted, but tablebase probing is not implemented yet"]
+    assert out == ["info string SyzygyPath noted, but camelpy reads its own tables: set TablebasePath"]
+
+
+def test_tablebase_path_loads_our_tables_and_the_search_uses_them(tmp_path: Path) -> None:
+    from camelpy.tablebase import generate
+
+    generate(tmp_path, ["KRvK"], threads=1)
+    session = InProcess()
+    out = session.run(f"setoption name TablebasePath value {tmp_path}")
+    assert out == [f"info string TablebasePath: 1 table loaded from '{tmp_path}'"]
+    assert session.engine._engine.tablebase_path == str(tmp_path)
+    # KRK, mate in 15 moves by the table (DTM 29): the search reports exactly that.
+    out = session.run("position fen 8/8/8/8/4k3/8/8/KR6 w - - 0 1", "go nodes 3000")
+    assert any(" score mate " in line for line in out), out
+    mates = [int(line.split(" score mate ")[1].split()[0]) for line in out if " score mate " in line]
+    assert mates[-1] == 15 and out[-1].startswith("bestmove ")
+    bad = session.run(f"setoption name TablebasePath value {tmp_path / 'missing'}")
+    assert len(bad) == 1 and bad[0].startswith("info string option 'TablebasePath' not changed: ")
+    assert session.engine._engine.tablebase_path == str(tmp_path)
+    assert session.run("setoption name TablebasePath value <empty>") == []
+    assert session.engine._engine.tablebase_path is None
 
 
 def test_clear_hash_button_accepts_a_stray_value() -> None:

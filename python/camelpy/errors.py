@@ -16,7 +16,16 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["DataFileError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError", "InvalidStateError"]
+__all__ = [
+    "DataFileError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidStateError",
+    "MissingTableError",
+    "NetworkFileError",
+    "TablebaseFileError",
+]
 
 
 class InvalidFenError(ValueError):
@@ -118,4 +127,29 @@ class NetworkFileError(ValueError):
     ... except camelpy.errors.NetworkFileError as err:
     ...     print(str(err).split("; ")[1])
     this camelpy reads version 1
+    """
+
+
+class TablebaseFileError(ValueError):
+    """A file in a tablebase folder (what ``camelpy tb generate`` writes) that is not a camelpy table,
+    is of another format version, or is damaged (its length or checksum does not match its header).
+
+    The message names the file and what is wrong; nothing is loaded.
+
+    >>> import os, tempfile, camelpy.tablebase
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "KQvK.cptb"), "wb") as f:
+    ...     _ = f.write(b"not a table")
+    >>> try:
+    ...     camelpy.tablebase.open_tablebase(folder)
+    ... except camelpy.errors.TablebaseFileError as err:
+    ...     print(str(err).split(": ", 1)[1])
+    it does not start with CAMELTB and a 48-byte header
+    """
+
+
+class MissingTableError(KeyError):
+    """A probe of a position whose table is not loaded (or that no table can hold: castling rights,
+    more pieces than the tables have). A :exc:`KeyError`, as python-chess's
+    ``chess.gaviota.MissingTableError``.
     """

@@ -81,6 +81,9 @@ COMMANDS: tuple[Command, ...] = (
         "Polyglot opening books: build (from PGN games or by search), show, merge",
         "camelpy.tools.book",
     ),
+    Command(
+        "tb", "endgame tablebases: solve endings (generate), look a position up (probe)", "camelpy.tools.tb"
+    ),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
     Command(
         "train", "train the neural network (NNUE) on self-play data, on every core", "camelpy.tools.train"

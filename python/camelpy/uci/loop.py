@@ -102,6 +102,7 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
         Option.string("BookFile", ""),
         Option.string("ParamsFile", ""),
         Option.string("EvalFile", ""),
+        Option.string("TablebasePath", ""),
         Option.spin("BookSeed", 0, 0, MAX_BOOK_SEED),
     ]
     taken = {o.name.lower() for o in options}
@@ -320,10 +321,18 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             self._engine.clear_hash()
         elif name == "SyzygyPath":
             if value:
-                self.info("SyzygyPath noted, but tablebase probing is not implemented yet")
+                self.info("SyzygyPath noted, but camelpy reads its own tables: set TablebasePath")
         elif name == "ParamsFile":
             assert isinstance(value, str)
             apply_params(self._engine, read_params_file(value) if value else {}, reset=True)
+        elif name == "TablebasePath":
+            # Empty: no tables. A folder that cannot be used raises; the tables in use stay.
+            assert isinstance(value, str)
+            tables = _core.Tablebase(value) if value else None
+            self._engine.set_tablebase(tables)
+            if tables is not None:
+                n = len(tables.endings())
+                self.info(f"TablebasePath: {n} table{'' if n == 1 else 's'} loaded from {quote(value)}")
         elif name == "EvalFile":
             # Empty: the classical evaluation. A file that cannot be used raises; the evaluation stays.
             assert isinstance(value, str)

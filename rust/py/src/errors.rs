@@ -46,7 +46,7 @@ import_exception!(camelpy.errors, NetworkFileError);
 
 /// The system's refusal to open `path` as Python's `OSError` subclass for its error number, in the
 /// system's own words as Python's `open` would give them; `message` where there is no error number.
-fn os_error(path: String, error: std::io::Error, message: String) -> PyErr {
+pub fn os_error(path: String, error: std::io::Error, message: String) -> PyErr {
     match error.raw_os_error() {
         Some(errno) => {
             let text = error.to_string();

@@ -12,6 +12,7 @@ mod interrupt;
 mod minichess;
 mod perft;
 mod search;
+mod tablebase;
 mod threads;
 mod train;
 
@@ -57,6 +58,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(minichess::minichess_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(minichess::minichess_compare, m)?)?;
     m.add("MINICHESS_WEIGHTS", minichess::weight_specs())?;
+    m.add_class::<tablebase::PyTablebase>()?;
+    m.add_function(wrap_pyfunction!(tablebase::tb_generate, m)?)?;
     m.add_function(wrap_pyfunction!(search::bench, m)?)?;
     m.add_function(wrap_pyfunction!(threads::analyse_many, m)?)?;
     m.add_function(wrap_pyfunction!(eval::default_params, m)?)?;

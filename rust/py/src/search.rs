@@ -14,6 +14,7 @@ use camelpy_core::{
     eval::{evaluate, trace, EvalParams},
     nnue::Network,
     search::{limits::SearchLimits, params::SearchParams, SearchState},
+    tablebase::TableSet,
     threads::search_smp,
     tt::TranspositionTable,
     Position,
@@ -31,6 +32,7 @@ use crate::{
     errors::{fen_error, move_error, net_error},
     info::{PySearchOutcome, ReportMessage},
     interrupt,
+    tablebase::PyTablebase,
 };
 
 struct Core {
@@ -43,6 +45,8 @@ struct Core {
     search: SearchParams,
     /// The network evaluating instead of `eval`, and the file it came from.
     net: Option<(Arc<Network>, String)>,
+    /// Endgame tables the search probes, and their folder.
+    tablebases: Option<(Arc<TableSet>, String)>,
 }
 
 impl Core {
@@ -120,6 +124,7 @@ impl PyEngine {
                 hash_mb,
                 states: vec![SearchState::new()],
                 net: None,
+                tablebases: None,
                 eval: EvalParams::DEFAULT,
                 search: SearchParams::DEFAULT,
             }),
@@ -209,7 +214,8 @@ impl PyEngine {
                 let core = &mut *guard;
                 let net = core.net.clone();
                 core.states.resize_with(threads, || Core::new_state(&net));
-                let limits = SearchLimits { params: core.search, ..limits };
+                let tablebases = core.tablebases.as_ref().map(|(t, _)| t.clone());
+                let limits = SearchLimits { params: core.search, tablebases, ..limits };
                 // The main search thread alone reports; each report waits for the callback.
                 search_smp(&mut pos, &limits, &core.tt, &core.eval, &mut core.states, &self.stop, |report| {
                     if reports {
@@ -272,6 +278,26 @@ impl PyEngine {
             core.tt.clear();
         });
         Ok(())
+    }
+
+    /// Probes the tables of *tablebase* (a ``Tablebase``) in every search from now on; ``None``: none.
+    /// Clears the table (its entries were found without the tables).
+    #[pyo3(signature = (tablebase))]
+    fn set_tablebase(&self, py: Python<'_>, tablebase: Option<PyRef<'_, PyTablebase>>) {
+        let tables = tablebase.map(|t| (t.set.clone(), t.path.clone()));
+        py.detach(|| {
+            let mut core = self.core.lock().unwrap_or_else(|p| p.into_inner());
+            core.tablebases = tables;
+            core.tt.clear();
+        });
+    }
+
+    /// The folder of the tables in use, or `None`.
+    #[getter]
+    fn tablebase_path(&self, py: Python<'_>) -> Option<String> {
+        py.detach(|| {
+            self.core.lock().unwrap_or_else(|p| p.into_inner()).tablebases.as_ref().map(|(_, p)| p.clone())
+        })
     }
 
     /// The network file in use, or `None` for the classical evaluation.

@@ -1,0 +1,182 @@
+"""camelpy's endgame tablebases (``camelpy.tablebase``, ``camelpy tb``): agreement with the Gaviota
+tables in Debian's ``gaviotatb`` package (read by python-chess's ``chess.gaviota``), the probing
+conventions, bad files, and the engine using the tables."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.gaviota
+import pytest
+from camelpy import Engine
+from camelpy.errors import MissingTableError, TablebaseFileError
+from camelpy.tablebase import Tablebase, generate, open_tablebase
+
+GAVIOTA = Path("/usr/share/gaviotatb/gtb4")
+"""Debian's gaviotatb package (``apt-get install gaviotatb``, as the README's test command does)."""
+
+THREE_MAN = {"KQvK": "Q", "KRvK": "R", "KBvK": "B", "KNvK": "N", "KPvK": "P"}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("tb")
+    assert generate(path, ["KPvK"], threads=2) == ["KNvK", "KBvK", "KRvK", "KQvK", "KPvK"]
+    return path
+
+
+def _positions(piece: str, white_king_squares: list[int]) -> list[chess.Board]:
+    """Every legal position with the white king on one of *white_king_squares*, White's *piece* and
+    the black king anywhere, either side to move."""
+    boards = []
+    for wk, bk, sq in itertools.product(white_king_squares, range(64), range(64)):
+        if len({wk, bk, sq}) < 3:
+            continue
+        board = chess.Board(None)
+        board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+        board.set_piece_at(sq, chess.Piece(chess.Piece.from_symbol(piece).piece_type, chess.WHITE))
+        for turn in (chess.WHITE, chess.BLACK):
+            board.turn = turn
+            if board.is_valid():
+                boards.append(board.copy())
+    return boards
+
+
+def _agree(folder: Path, boards: list[chess.Board]) -> int:
+    decisive = 0
+    with chess.gaviota.open_tablebase(str(GAVIOTA)) as gaviota, open_tablebase(folder) as ours:
+        for board in boards:
+            expected = gaviota.probe_dtm(board)
+            assert ours.probe_dtm(board) == expected, board.fen()
+            assert ours.probe_wdl(board) == gaviota.probe_wdl(board), board.fen()
+            decisive += expected != 0
+    return decisive
+
+
+@pytest.mark.parametrize("ending", THREE_MAN)
+def test_agrees_with_gaviota_on_sampled_three_man_positions(folder: Path, ending: str) -> None:
+    rng = random.Random(ending)
+    boards = _positions(THREE_MAN[ending], list(range(64)))
+    decisive = _agree(folder, rng.sample(boards, 1500))
+    assert (decisive > 0) == (ending not in ("KBvK", "KNvK"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ending", THREE_MAN)
+def test_agrees_with_gaviota_on_every_three_man_position(folder: Path, ending: str) -> None:
+    # Every position with the white king in a1-d1-d4 (no pawn) or on files a-d (pawn): every 3-man
+    # position up to the board's symmetries, which neither table tells apart.
+    if ending == "KPvK":
+        kings = [sq for sq in range(64) if chess.square_file(sq) <= 3]
+    else:
+        kings = [
+            sq
+            for sq in range(64)
+            if chess.square_file(sq) <= 3 and chess.square_rank(sq) <= chess.square_file(sq)
+        ]
+    _agree(folder, _positions(THREE_MAN[ending], kings))
+
+
+def test_probing_follows_python_chess(folder: Path) -> None:
+    with open_tablebase(folder) as tb:
+        assert tb.endings == ["KNvK", "KBvK", "KRvK", "KQvK", "KPvK"]
+        assert repr(tb) == f"Tablebase({str(folder)!r})"
+        assert tb.probe_dtm(chess.Board("8/8/8/8/8/8/8/K2kr3 w - - 0 1")) == -10
+        assert tb.probe_wdl(chess.Board("8/8/8/8/8/8/8/K2kr3 w - - 0 1")) == -1
+        assert tb.probe_dtm(chess.Board("8/8/8/8/8/8/8/K1k5 w - - 0 1")) == 0  # king against king
+        mated = chess.Board("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")
+        assert mated.is_checkmate() and (tb.probe_dtm(mated), tb.probe_wdl(mated)) == (0, -1)
+        assert tb.probe_dtm(chess.Board("k7/7Q/1K6/8/8/8/8/8 w - - 0 1")) == 1
+        # Colours exchanged: the same table.
+        assert tb.probe_dtm(chess.Board("8/8/8/8/8/8/8/k2KR3 b - - 0 1")) == -10
+        two_pieces = chess.Board("8/8/8/8/8/8/1r6/K2kr3 w - - 0 1")
+        with pytest.raises(MissingTableError, match="no table for"):
+            tb.probe_dtm(two_pieces)
+        assert tb.get_dtm(two_pieces) is None and tb.get_wdl(chess.Board()) is None
+        with pytest.raises(KeyError):
+            tb.probe_wdl(chess.Board())
+        with pytest.raises(TypeError, match="board must be a chess.Board, not str"):
+            tb.probe_dtm("8/8/8/8/8/8/8/K2kr3 w - - 0 1")  # type: ignore[arg-type]
+
+
+def test_bad_endings_and_files(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="bad tablebase ending 'KQK': expected two sides joined by 'v'"):
+        generate(tmp_path, ["KQK"])
+    with pytest.raises(ValueError, match="at most 5 pieces"):
+        generate(tmp_path, ["KQRBvKQ"])
+    with pytest.raises(TypeError, match="endings must be a list"):
+        generate(tmp_path, "KQvK")
+    generate(tmp_path, ["KQvK"], threads=1)
+    table = tmp_path / "KQvK.cptb"
+    data = bytearray(table.read_bytes())
+    data[1000] ^= 1
+    table.write_bytes(bytes(data))
+    with pytest.raises(
+        TablebaseFileError, match="KQvK.cptb' is not a usable camelpy tablebase file: the checksum"
+    ):
+        open_tablebase(tmp_path)
+    with pytest.raises(TablebaseFileError, match="checksum"):
+        Engine(tablebase=tmp_path)
+    with pytest.raises(FileNotFoundError):
+        open_tablebase(tmp_path / "missing")
+
+
+def _play_out(engine: Engine, tb: Tablebase, fen: str) -> int:
+    """Plies until mate with the engine winning and the table defending (the longest resistance)."""
+    board = chess.Board(fen)
+    while not board.is_game_over():
+        if board.turn == chess.Board(fen).turn:
+            move = engine.play(board, chess.engine.Limit(nodes=2000)).move
+            assert move is not None
+        else:
+
+            def resistance(m: chess.Move) -> int:
+                board.push(m)
+                dtm = tb.probe_dtm(board)
+                board.pop()
+                return dtm
+
+            move = max(board.legal_moves, key=resistance)
+        board.push(move)
+    assert board.is_checkmate()
+    return len(board.move_stack)
+
+
+def test_the_engine_with_tables_mates_in_the_fewest_moves(folder: Path) -> None:
+    with open_tablebase(folder) as tb:
+        engine = Engine(tablebase=tb)
+        assert engine.tablebase is tb and "tablebase=" in repr(engine)
+        for fen in (
+            "8/8/8/8/4k3/8/8/KR6 w - - 0 1",
+            "8/8/8/3k4/8/8/8/KQ6 w - - 0 1",
+            "7k/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        ):
+            dtm = tb.probe_dtm(chess.Board(fen))
+            assert dtm > 0 and _play_out(engine, tb, fen) == dtm, fen
+        engine.tablebase = None
+        assert engine.tablebase is None
+
+
+def test_tb_command(tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "camelpy", "tb"]
+    done = subprocess.run(
+        [*run, "generate", "KRvK", "--out", str(tmp_path), "--threads", "1"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "KRvK     solved in" in done.stdout and "1 table in" in done.stdout
+    again = subprocess.run([*run, "generate", "KRvK", "--out", str(tmp_path)], capture_output=True, text=True)
+    assert "KRvK     read" in again.stdout and "(0 solved" in again.stdout
+    probe = subprocess.run(
+        [*run, "probe", str(tmp_path), "8/8/8/8/8/8/8/K2kr3 w - - 0 1"], capture_output=True, text=True
+    )
+    assert probe.returncode == 0, probe.stderr
+    assert "loss, mated in 5 (DTM -10)" in probe.stdout and "a1a2" in probe.stdout
+    bad = subprocess.run([*run, "generate", "KXvK", "--out", str(tmp_path)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown piece letter 'X'" in bad.stderr
