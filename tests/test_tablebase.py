@@ -180,3 +180,33 @@ def test_tb_command(tmp_path: Path) -> None:
     assert "loss, mated in 5 (DTM -10)" in probe.stdout and "a1a2" in probe.stdout
     bad = subprocess.run([*run, "generate", "KXvK", "--out", str(tmp_path)], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown piece letter 'X'" in bad.stderr
+
+
+def test_won_positions_and_their_conversion(folder: Path, tmp_path: Path) -> None:
+    from camelpy.tools.tb import convert, won_positions
+
+    with open_tablebase(folder) as tb:
+        found = won_positions(tb, "KRvK", 3, seed=1, min_dtm=15)
+        assert [dtm >= 15 for _, dtm in found] == [True] * 3
+        assert found == won_positions(tb, "KRvK", 3, seed=1, min_dtm=15)  # seeded
+        with pytest.raises(ValueError, match="found 0 of 1 won KBvK positions"):
+            won_positions(tb, "KBvK", 1)  # a bishop cannot mate
+        boards = [board for board, _ in found]
+        with_tables = convert(boards, Engine(tablebase=tb), tb, chess.engine.Limit(nodes=2000))
+        assert with_tables.converted == with_tables.shortest == 3
+        assert with_tables.plies == with_tables.dtm == sum(dtm for _, dtm in found)
+    epd = tmp_path / "krk.epd"
+    run = [sys.executable, "-m", "camelpy", "tb"]
+    positions = subprocess.run(
+        [*run, "positions", str(folder), "KQvK", "--count", "2", "--seed", "4"],
+        capture_output=True,
+        text=True,
+    )
+    assert positions.returncode == 0, positions.stderr
+    epd.write_text(positions.stdout)
+    assert len(positions.stdout.splitlines()) == 2 and ' c0 "dtm ' in positions.stdout
+    done = subprocess.run(
+        [*run, "convert", str(folder), str(epd), "--nodes", "1000"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "with tables  converted 2/2" in done.stdout and "without      converted " in done.stdout

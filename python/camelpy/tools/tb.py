@@ -5,24 +5,142 @@
   file size and working memory, and the totals. Run again, it reads the tables already there and
   solves only what is missing (Ctrl-C loses at most the ending being solved).
 * ``camelpy tb probe DIR FEN``: the position's distance to mate and result, and each legal move's.
+* ``camelpy tb positions DIR ENDING --count N [--seed S] [--min-dtm PLIES]``: random positions of
+  *ENDING* won for the side to move, as EPD with their DTM (``c0 "dtm 29"``), seeded.
+* ``camelpy tb convert DIR EPD [--nodes N]``: plays each position of *EPD* out with camelpy on the
+  winning side, once with the tables and once without, against the tables' best defence (the move
+  that resists longest), under the rules (fifty moves, repetition); prints, for both, the wins
+  converted and the plies to mate against the DTM (:func:`play_out`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import random
 import time
 
 import chess
+import chess.engine
 
 from camelpy._args import int_arg
-from camelpy.tablebase import generate, open_tablebase
+from camelpy.engine import Engine
+from camelpy.tablebase import Tablebase, generate, open_tablebase
 
-__all__ = ["add_arguments", "main"]
+__all__ = ["Conversion", "add_arguments", "convert", "main", "play_out", "won_positions"]
+
+MAX_TRIES_PER_POSITION = 10_000
+"""Random placements drawn per position asked for before :func:`won_positions` gives up (a won
+position of a winning ending turns up within a few dozen)."""
+
+
+def won_positions(
+    tablebase: Tablebase, ending: str, count: int, *, seed: int = 0, min_dtm: int = 1
+) -> list[tuple[chess.Board, int]]:
+    """*count* random positions of *ending* (``"KQvKR"``: White's pieces first) won for the side to
+    move in at least *min_dtm* plies, with their DTM; the same *seed* gives the same positions.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp(); _ = generate(folder, ["KRvK"])
+    >>> [(b.fen(), dtm) for b, dtm in won_positions(open_tablebase(folder), "KRvK", 1, seed=3)]
+    [('4K3/8/8/1R6/5k2/8/8/8 w - - 0 1', 27)]
+
+    :raises: :exc:`ValueError` for a bad ending or if too few such positions turn up.
+    """
+    upper = ending.upper()
+    sides = upper.split("V")
+    if len(sides) != 2 or not all(side.startswith("K") for side in sides):
+        raise ValueError(f"bad ending {ending!r}: expected e.g. 'KQvKR'")
+    pieces = [chess.Piece.from_symbol(c) for c in sides[0]] + [
+        chess.Piece.from_symbol(c.lower()) for c in sides[1]
+    ]
+    rng = random.Random(seed)
+    found: list[tuple[chess.Board, int]] = []
+    for _ in range(count * MAX_TRIES_PER_POSITION):
+        if len(found) == count:
+            return found
+        board = chess.Board(None)
+        for square, piece in zip(rng.sample(chess.SQUARES, len(pieces)), pieces):
+            board.set_piece_at(square, piece)
+        board.turn = rng.random() < 0.5
+        if not board.is_valid():
+            continue
+        dtm = tablebase.get_dtm(board)
+        if dtm is not None and dtm >= min_dtm:
+            found.append((board, dtm))
+    raise ValueError(f"found {len(found)} of {count} won {ending} positions with DTM >= {min_dtm}")
+
+
+def play_out(
+    board: chess.Board,
+    engine: Engine,
+    tablebase: Tablebase,
+    limit: chess.engine.Limit,
+    *,
+    max_plies: int = 500,
+) -> int | None:
+    """Plays *board* out with *engine* for the side to move and the tables' best defence (the move
+    whose DTM is longest) for the other, under the rules (checkmate, stalemate, fifty moves,
+    threefold repetition, insufficient material); the plies to mate, or ``None`` if the engine did
+    not mate (within *max_plies*)."""
+    board = board.copy(stack=False)
+    winner = board.turn
+    for plies in range(max_plies + 1):
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            return plies if outcome.winner == winner else None
+        if board.turn == winner:
+            move = engine.play(board, limit).move
+            assert move is not None
+        else:
+
+            def resistance(m: chess.Move) -> int:
+                board.push(m)
+                dtm = tablebase.probe_dtm(board)
+                board.pop()
+                return dtm
+
+            move = max(board.legal_moves, key=resistance)
+        board.push(move)
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Conversion:
+    """How an engine did on a set of won positions (:func:`convert`)."""
+
+    positions: int
+    """Positions played out."""
+    converted: int
+    """Positions mated."""
+    plies: int
+    """Plies to mate, summed over the converted positions."""
+    dtm: int
+    """The DTM, summed over the converted positions (the fewest plies possible)."""
+    shortest: int
+    """Converted positions mated in exactly DTM plies."""
+
+
+def convert(
+    boards: list[chess.Board], engine: Engine, tablebase: Tablebase, limit: chess.engine.Limit
+) -> Conversion:
+    """:func:`play_out` on each of *boards* (a new game each), summed."""
+    converted = plies = dtm = shortest = 0
+    for board in boards:
+        engine.new_game()
+        best = tablebase.probe_dtm(board)
+        taken = play_out(board, engine, tablebase, limit)
+        if taken is not None:
+            converted += 1
+            plies += taken
+            dtm += best
+            shortest += taken == best
+    return Conversion(len(boards), converted, plies, dtm, shortest)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``tb`` subcommands."""
-    sub = parser.add_subparsers(dest="tool", required=True, metavar="<generate|probe>")
+    sub = parser.add_subparsers(dest="tool", required=True, metavar="<generate|probe|positions|convert>")
     gen = sub.add_parser("generate", prog="camelpy tb generate", help="solve endings into a folder")
     gen.add_argument(
         "endings", nargs="*", metavar="ENDING", help="e.g. KQvKR (default: every 3-4-man ending)"
@@ -32,6 +150,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     probe = sub.add_parser("probe", prog="camelpy tb probe", help="a position's value and its moves'")
     probe.add_argument("path", metavar="DIR", help="the tables' folder")
     probe.add_argument("fen", metavar="FEN", help="the position")
+    pos = sub.add_parser("positions", prog="camelpy tb positions", help="random won positions as EPD")
+    pos.add_argument("path", metavar="DIR", help="the tables' folder")
+    pos.add_argument("ending", metavar="ENDING", help="e.g. KQvKR (White's pieces first)")
+    pos.add_argument("--count", type=int, default=100, metavar="N", help="positions (default 100)")
+    pos.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    pos.add_argument("--min-dtm", type=int, default=1, metavar="PLIES", help="least DTM (default 1)")
+    conv = sub.add_parser(
+        "convert", prog="camelpy tb convert", help="play won positions out with and without"
+    )
+    conv.add_argument("path", metavar="DIR", help="the tables' folder")
+    conv.add_argument("epd", metavar="EPD", help="positions (e.g. from camelpy tb positions)")
+    conv.add_argument("--nodes", type=int, default=20_000, metavar="N", help="nodes a move (default 20000)")
 
 
 def _describe(dtm: int) -> str:
@@ -71,13 +201,34 @@ def main(args: argparse.Namespace) -> int:
             f" {total['bytes'] / 1e6:.1f} MB; most working memory {total['memory'] / 1e6:.1f} MB"
         )
         return 0
+    if args.tool == "positions":
+        count = int_arg(args.count, "--count", 1, 1_000_000)
+        with open_tablebase(args.path) as tablebase:
+            found = won_positions(tablebase, args.ending, count, seed=args.seed, min_dtm=args.min_dtm)
+        for board, dtm in found:
+            print(f'{board.epd()} c0 "dtm {dtm}";')
+        return 0
+    if args.tool == "convert":
+        nodes = int_arg(args.nodes, "--nodes", 1, 10**12)
+        with open(args.epd, encoding="utf-8") as epd:
+            boards = [chess.Board.from_epd(line)[0] for line in epd if line.strip()]
+        with open_tablebase(args.path) as tablebase:
+            limit = chess.engine.Limit(nodes=nodes)
+            for name, engine in (("with tables", Engine(tablebase=tablebase)), ("without", Engine())):
+                r = convert(boards, engine, tablebase, limit)
+                extra = f"{r.plies / max(r.dtm, 1):.2f}x the DTM" if r.converted else "-"
+                print(
+                    f"{name:12} converted {r.converted}/{r.positions}, mated in {r.plies} plies against"
+                    f" a DTM of {r.dtm} ({extra}), {r.shortest} in exactly the DTM"
+                )
+        return 0
     board = chess.Board(args.fen)
     with open_tablebase(args.path) as tablebase:
         print(f"{board.fen()}: {_describe(tablebase.probe_dtm(board))}")
         for move in sorted(board.legal_moves, key=lambda m: m.uci()):
             board.push(move)
-            dtm = tablebase.get_dtm(board)
+            child = tablebase.get_dtm(board)
             board.pop()
-            text = "no table" if dtm is None else _describe(-dtm)
+            text = "no table" if child is None else _describe(-child)
             print(f"  {move.uci():6} {text}")
     return 0
