@@ -210,3 +210,29 @@ def test_won_positions_and_their_conversion(folder: Path, tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert "with tables  converted 2/2" in done.stdout and "without      converted " in done.stdout
+
+
+def test_verify_finds_a_wrong_entry(folder: Path, tmp_path: Path) -> None:
+    from camelpy.tools.tb import verify
+
+    with open_tablebase(folder) as tb:
+        assert verify(tb, "KPvK", 300, seed=2) == []
+    # A KQvK table with every win in one move turned into a draw, its checksum made to match: the
+    # file loads, and the check by python-chess's moves finds the lie.
+    generate(tmp_path, ["KQvK"], threads=1)
+    path = tmp_path / "KQvK.cptb"
+    data = bytearray(path.read_bytes())
+    entries = data[48:]
+    entries[:] = bytes(1 if b == 2 else b for b in entries)  # code 2: a win in 1 move; 1: a draw
+    digest = 0xCBF29CE484222325
+    for b in entries:
+        digest = ((digest ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    data[48:] = entries
+    data[40:48] = digest.to_bytes(8, "little")
+    path.write_bytes(bytes(data))
+    with open_tablebase(tmp_path) as tb:
+        assert tb.probe_dtm(chess.Board("k7/7Q/1K6/8/8/8/8/8 w - - 0 1")) == 0
+        assert len(verify(tb, "KQvK", 2000, seed=1)) > 0
+    run = [sys.executable, "-m", "camelpy", "tb", "verify", str(tmp_path), "KQvK", "--samples", "2000"]
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 1 and "disagrees: " in done.stdout and "positions checked" in done.stdout

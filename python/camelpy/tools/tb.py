@@ -7,6 +7,8 @@
 * ``camelpy tb probe DIR FEN``: the position's distance to mate and result, and each legal move's.
 * ``camelpy tb positions DIR ENDING --count N [--seed S] [--min-dtm PLIES]``: random positions of
   *ENDING* won for the side to move, as EPD with their DTM (``c0 "dtm 29"``), seeded.
+* ``camelpy tb verify DIR ENDING [--samples N] [--seed S]``: random positions of *ENDING*, each
+  value checked against its moves' values by python-chess's move generator (:func:`verify`).
 * ``camelpy tb convert DIR EPD [--nodes N]``: plays each position of *EPD* out with camelpy on the
   winning side, once with the tables and once without, against the tables' best defence (the move
   that resists longest), under the rules (fifty moves, repetition); prints, for both, the wins
@@ -27,11 +29,77 @@ from camelpy._args import int_arg
 from camelpy.engine import Engine
 from camelpy.tablebase import Tablebase, generate, open_tablebase
 
-__all__ = ["Conversion", "add_arguments", "convert", "main", "play_out", "won_positions"]
+__all__ = ["Conversion", "add_arguments", "convert", "main", "play_out", "verify", "won_positions"]
 
 MAX_TRIES_PER_POSITION = 10_000
 """Random placements drawn per position asked for before :func:`won_positions` gives up (a won
 position of a winning ending turns up within a few dozen)."""
+
+
+def _ending_pieces(ending: str) -> list[chess.Piece]:
+    """The pieces of *ending* (``"KQvKR"``: White's first)."""
+    sides = ending.upper().split("V")
+    if len(sides) != 2 or not all(side.startswith("K") for side in sides):
+        raise ValueError(f"bad ending {ending!r}: expected e.g. 'KQvKR'")
+    try:
+        return [chess.Piece.from_symbol(c) for c in sides[0]] + [
+            chess.Piece.from_symbol(c.lower()) for c in sides[1]
+        ]
+    except ValueError:
+        raise ValueError(f"bad ending {ending!r}: expected e.g. 'KQvKR'") from None
+
+
+def _random_board(pieces: list[chess.Piece], rng: random.Random) -> chess.Board | None:
+    """*pieces* on random squares, a random side to move; ``None`` if that is not a legal position."""
+    board = chess.Board(None)
+    for square, piece in zip(rng.sample(chess.SQUARES, len(pieces)), pieces):
+        board.set_piece_at(square, piece)
+    board.turn = rng.random() < 0.5
+    return board if board.is_valid() else None
+
+
+def _ranked(wdl: int, dtm: int) -> tuple[int, int]:
+    """Orders (WDL, DTM) for the side to move: wins first and quickest, losses longest first."""
+    return (wdl, -dtm if wdl > 0 else -dtm if wdl < 0 else 0)
+
+
+def verify(tablebase: Tablebase, ending: str, samples: int, *, seed: int = 0) -> list[str]:
+    """Checks *samples* random positions of *ending*: each one's DTM must be what its legal moves
+    give by python-chess's move generator (independent of the solver's): 0 for a stalemate or a
+    checkmate, otherwise the best of the moves' values one ply on. Returns the FENs that disagree
+    (none, for a sound table).
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp(); _ = generate(folder, ["KQvK"])
+    >>> verify(open_tablebase(folder), "KQvK", 200)
+    []
+    """
+    rng = random.Random(seed)
+    pieces = _ending_pieces(ending)
+    wrong = []
+    checked = 0
+    while checked < samples:
+        board = _random_board(pieces, rng)
+        if board is None:
+            continue
+        checked += 1
+        value = (tablebase.probe_wdl(board), tablebase.probe_dtm(board))
+        if board.is_checkmate():
+            expected = (-1, 0)
+        elif board.is_stalemate():
+            expected = (0, 0)
+        else:
+            options = []
+            for move in board.legal_moves:
+                board.push(move)
+                wdl, dtm = tablebase.probe_wdl(board), tablebase.probe_dtm(board)
+                board.pop()
+                # One ply on: the opponent's loss in n plies is a win in n + 1, and the reverse.
+                options.append((-wdl, -dtm + (1 if wdl < 0 else -1 if wdl > 0 else 0)))
+            expected = max(options, key=lambda o: _ranked(*o))
+        if value != expected:
+            wrong.append(board.fen())
+    return wrong
 
 
 def won_positions(
@@ -47,23 +115,14 @@ def won_positions(
 
     :raises: :exc:`ValueError` for a bad ending or if too few such positions turn up.
     """
-    upper = ending.upper()
-    sides = upper.split("V")
-    if len(sides) != 2 or not all(side.startswith("K") for side in sides):
-        raise ValueError(f"bad ending {ending!r}: expected e.g. 'KQvKR'")
-    pieces = [chess.Piece.from_symbol(c) for c in sides[0]] + [
-        chess.Piece.from_symbol(c.lower()) for c in sides[1]
-    ]
     rng = random.Random(seed)
+    pieces = _ending_pieces(ending)
     found: list[tuple[chess.Board, int]] = []
     for _ in range(count * MAX_TRIES_PER_POSITION):
         if len(found) == count:
             return found
-        board = chess.Board(None)
-        for square, piece in zip(rng.sample(chess.SQUARES, len(pieces)), pieces):
-            board.set_piece_at(square, piece)
-        board.turn = rng.random() < 0.5
-        if not board.is_valid():
+        board = _random_board(pieces, rng)
+        if board is None:
             continue
         dtm = tablebase.get_dtm(board)
         if dtm is not None and dtm >= min_dtm:
@@ -140,7 +199,9 @@ def convert(
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``tb`` subcommands."""
-    sub = parser.add_subparsers(dest="tool", required=True, metavar="<generate|probe|positions|convert>")
+    sub = parser.add_subparsers(
+        dest="tool", required=True, metavar="<generate|probe|positions|verify|convert>"
+    )
     gen = sub.add_parser("generate", prog="camelpy tb generate", help="solve endings into a folder")
     gen.add_argument(
         "endings", nargs="*", metavar="ENDING", help="e.g. KQvKR (default: every 3-4-man ending)"
@@ -156,6 +217,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     pos.add_argument("--count", type=int, default=100, metavar="N", help="positions (default 100)")
     pos.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     pos.add_argument("--min-dtm", type=int, default=1, metavar="PLIES", help="least DTM (default 1)")
+    ver = sub.add_parser("verify", prog="camelpy tb verify", help="check random positions by python-chess")
+    ver.add_argument("path", metavar="DIR", help="the tables' folder")
+    ver.add_argument("ending", metavar="ENDING", help="e.g. KQvKR (White's pieces first)")
+    ver.add_argument("--samples", type=int, default=10_000, metavar="N", help="positions (default 10000)")
+    ver.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     conv = sub.add_parser(
         "convert", prog="camelpy tb convert", help="play won positions out with and without"
     )
@@ -208,6 +274,14 @@ def main(args: argparse.Namespace) -> int:
         for board, dtm in found:
             print(f'{board.epd()} c0 "dtm {dtm}";')
         return 0
+    if args.tool == "verify":
+        samples = int_arg(args.samples, "--samples", 1, 10**9)
+        with open_tablebase(args.path) as tablebase:
+            wrong = verify(tablebase, args.ending, samples, seed=args.seed)
+        for fen in wrong:
+            print(f"disagrees: {fen}")
+        print(f"{samples} {args.ending} positions checked by python-chess's moves: {len(wrong)} disagree")
+        return 1 if wrong else 0
     if args.tool == "convert":
         nodes = int_arg(args.nodes, "--nodes", 1, 10**12)
         with open(args.epd, encoding="utf-8") as epd:
