@@ -74,7 +74,8 @@ def verify(tablebase: Tablebase, ending: str, samples: int, *, seed: int = 0) ->
     >>> verify(open_tablebase(folder), "KQvK", 200)
     []
     """
-    rng = random.Random(seed)
+    samples = int_arg(samples, "samples", 1, 10**12)
+    rng = random.Random(int_arg(seed, "seed", 0, 2**64 - 1))
     pieces = _ending_pieces(ending)
     wrong = []
     checked = 0
@@ -115,7 +116,9 @@ def won_positions(
 
     :raises: :exc:`ValueError` for a bad ending or if too few such positions turn up.
     """
-    rng = random.Random(seed)
+    count = int_arg(count, "count", 1, 1_000_000)
+    min_dtm = int_arg(min_dtm, "min_dtm", 1, 10_000)
+    rng = random.Random(int_arg(seed, "seed", 0, 2**64 - 1))
     pieces = _ending_pieces(ending)
     found: list[tuple[chess.Board, int]] = []
     for _ in range(count * MAX_TRIES_PER_POSITION):
