@@ -85,7 +85,14 @@ def test_agrees_with_gaviota_on_every_three_man_position(folder: Path, ending: s
 
 
 def test_probing_follows_python_chess(folder: Path) -> None:
+    from camelpy.tablebase import probe_dtm, probe_wdl
+
+    board = chess.Board("8/8/8/8/8/8/8/K2kr3 w - - 0 1")
+    assert probe_dtm(board, folder) == -10 and probe_wdl(board, str(folder)) == -1
+    with pytest.raises(MissingTableError):
+        probe_dtm(chess.Board(), folder)
     with open_tablebase(folder) as tb:
+        assert probe_dtm(board, tb) == -10
         assert tb.endings == ["KNvK", "KBvK", "KRvK", "KQvK", "KPvK"]
         assert repr(tb) == f"Tablebase({str(folder)!r})"
         assert tb.probe_dtm(chess.Board("8/8/8/8/8/8/8/K2kr3 w - - 0 1")) == -10
@@ -123,7 +130,7 @@ def test_bad_endings_and_files(tmp_path: Path) -> None:
     ):
         open_tablebase(tmp_path)
     with pytest.raises(TablebaseFileError, match="checksum"):
-        Engine(tablebase=tmp_path)
+        Engine(tablebases=tmp_path)
     with pytest.raises(FileNotFoundError):
         open_tablebase(tmp_path / "missing")
 
@@ -151,8 +158,8 @@ def _play_out(engine: Engine, tb: Tablebase, fen: str) -> int:
 
 def test_the_engine_with_tables_mates_in_the_fewest_moves(folder: Path) -> None:
     with open_tablebase(folder) as tb:
-        engine = Engine(tablebase=tb)
-        assert engine.tablebase is tb and "tablebase=" in repr(engine)
+        engine = Engine(tablebases=tb)
+        assert engine.tablebases is tb and "tablebases=" in repr(engine)
         for fen in (
             "8/8/8/8/4k3/8/8/KR6 w - - 0 1",
             "8/8/8/3k4/8/8/8/KQ6 w - - 0 1",
@@ -160,8 +167,8 @@ def test_the_engine_with_tables_mates_in_the_fewest_moves(folder: Path) -> None:
         ):
             dtm = tb.probe_dtm(chess.Board(fen))
             assert dtm > 0 and _play_out(engine, tb, fen) == dtm, fen
-        engine.tablebase = None
-        assert engine.tablebase is None
+        engine.tablebases = None
+        assert engine.tablebases is None
 
 
 def test_tb_command(tmp_path: Path) -> None:
@@ -192,7 +199,7 @@ def test_won_positions_and_their_conversion(folder: Path, tmp_path: Path) -> Non
         with pytest.raises(ValueError, match="found 0 of 1 won KBvK positions"):
             won_positions(tb, "KBvK", 1)  # a bishop cannot mate
         boards = [board for board, _ in found]
-        with_tables = convert(boards, Engine(tablebase=tb), tb, chess.engine.Limit(nodes=2000))
+        with_tables = convert(boards, Engine(tablebases=tb), tb, chess.engine.Limit(nodes=2000))
         assert with_tables.converted == with_tables.shortest == 3
         assert with_tables.plies == with_tables.dtm == sum(dtm for _, dtm in found)
     epd = tmp_path / "krk.epd"

@@ -44,16 +44,16 @@ class Engine:
     Move.from_uci('d1d8')
 
     With *eval_file*, a network file written by ``camelpy train`` evaluates instead of the classical
-    (hand-written, tuned) evaluation; :attr:`eval_file` switches later. With *tablebase* (a folder of
+    (hand-written, tuned) evaluation; :attr:`eval_file` switches later. With *tablebases* (a folder of
     ``camelpy tb generate``'s tables, or a :class:`camelpy.tablebase.Tablebase`) the search probes
     the endgame tables: exact mate scores inside the search, and at the root only the moves that keep
-    the best distance to mate; :attr:`tablebase` switches later.
+    the best distance to mate; :attr:`tablebases` switches later.
 
     :raises: :exc:`ValueError` for a hash size outside 1 … ``camelpy.MAX_HASH_MB`` MiB or larger than
         the machine's memory, or a thread count outside 1 … ``camelpy.MAX_THREADS``;
         :exc:`MemoryError` if the system cannot provide the table; :exc:`TypeError` for a non-integer;
         for *eval_file*, :exc:`camelpy.errors.NetworkFileError` for a file that is not a usable network
-        and :exc:`OSError` for one that cannot be read; for *tablebase*,
+        and :exc:`OSError` for one that cannot be read; for *tablebases*,
         :exc:`camelpy.errors.TablebaseFileError` and :exc:`OSError` likewise.
     """
 
@@ -63,24 +63,24 @@ class Engine:
         threads: int = 1,
         *,
         eval_file: str | None = None,
-        tablebase: str | os.PathLike[str] | Tablebase | None = None,
+        tablebases: str | os.PathLike[str] | Tablebase | None = None,
     ) -> None:
         self._native = _core.Engine(hash_mb, threads)
         self._tablebase: Tablebase | None = None
         if eval_file is not None:
             self.eval_file = eval_file
-        if tablebase is not None:
-            self.tablebase = tablebase
+        if tablebases is not None:
+            self.tablebases = tablebases
 
     @property
-    def tablebase(self) -> Tablebase | None:
+    def tablebases(self) -> Tablebase | None:
         """The endgame tables the search probes, or ``None``. Set a folder (loaded then; a folder that
         cannot be used raises and changes nothing), a loaded :class:`camelpy.tablebase.Tablebase`, or
         ``None``; either clears the hash table."""
         return self._tablebase
 
-    @tablebase.setter
-    def tablebase(self, value: str | os.PathLike[str] | Tablebase | None) -> None:
+    @tablebases.setter
+    def tablebases(self, value: str | os.PathLike[str] | Tablebase | None) -> None:
         if value is not None and not isinstance(value, Tablebase):
             value = Tablebase(value)
         self._native.set_tablebase(None if value is None else value._native)
@@ -122,7 +122,7 @@ class Engine:
 
     def __repr__(self) -> str:
         net = "" if self.eval_file is None else f", eval_file={self.eval_file!r}"
-        tb = "" if self._tablebase is None else f", tablebase={self._tablebase.path!r}"
+        tb = "" if self._tablebase is None else f", tablebases={self._tablebase.path!r}"
         return f"Engine(hash_mb={self.hash_mb}, threads={self.threads}{net}{tb})"
 
     def search(

@@ -18,7 +18,7 @@ table; en passant is resolved when probing.
 
 The tables are solved by our own retrograde solver in the core (``rust/core/src/tablebase``); one
 file an ending, ``<ENDING>.cptb`` (format in ``file.rs``). The engine uses them when given a folder:
-``Engine(tablebase=FOLDER)``, or the UCI option ``TablebasePath``.
+``Engine(tablebases=FOLDER)``, or the UCI option ``TablebasePath``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from camelpy import _core
 from camelpy._args import int_arg, path_arg
 from camelpy.errors import MissingTableError
 
-__all__ = ["Tablebase", "generate", "open_tablebase"]
+__all__ = ["Tablebase", "generate", "open_tablebase", "probe_dtm", "probe_wdl"]
 
 Progress = Callable[[str, bool, float, int, int, int], object]
 """``progress(ending, solved, seconds, bytes, memory, layers)``: one ending done (``solved`` false
@@ -73,6 +73,42 @@ def open_tablebase(path: str | os.PathLike[str]) -> Tablebase:
         a file that is not a usable table.
     """
     return Tablebase(path)
+
+
+_OPENED: dict[str, Tablebase] = {}
+"""Folders opened by :func:`probe_dtm` / :func:`probe_wdl`, by path, kept for the next probe."""
+
+
+def _tables(tablebase: Tablebase | str | os.PathLike[str]) -> Tablebase:
+    if isinstance(tablebase, Tablebase):
+        return tablebase
+    folder = path_arg(tablebase, "tablebase")
+    if folder not in _OPENED:
+        _OPENED[folder] = Tablebase(folder)
+    return _OPENED[folder]
+
+
+def probe_dtm(board: chess.Board, tablebase: Tablebase | str | os.PathLike[str]) -> int:
+    """*board*'s distance to mate in plies from *tablebase* (a :class:`Tablebase`, or a folder,
+    opened on first use and kept): :meth:`Tablebase.probe_dtm`.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp(); _ = generate(folder, ["KQvK"])
+    >>> probe_dtm(chess.Board("k7/7Q/1K6/8/8/8/8/8 w - - 0 1"), folder)
+    1
+
+    :raises: :exc:`camelpy.errors.MissingTableError` if no table holds the position; as
+        :func:`open_tablebase` for a folder that cannot be read.
+    """
+    return _tables(tablebase).probe_dtm(board)
+
+
+def probe_wdl(board: chess.Board, tablebase: Tablebase | str | os.PathLike[str]) -> int:
+    """*board*'s result for the side to move (1, 0 or -1) from *tablebase*: :meth:`Tablebase.probe_wdl`.
+
+    :raises: as :func:`probe_dtm`.
+    """
+    return _tables(tablebase).probe_wdl(board)
 
 
 class Tablebase:

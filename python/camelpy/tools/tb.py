@@ -291,7 +291,7 @@ def main(args: argparse.Namespace) -> int:
             boards = [chess.Board.from_epd(line)[0] for line in epd if line.strip()]
         with open_tablebase(args.path) as tablebase:
             limit = chess.engine.Limit(nodes=nodes)
-            for name, engine in (("with tables", Engine(tablebase=tablebase)), ("without", Engine())):
+            for name, engine in (("with tables", Engine(tablebases=tablebase)), ("without", Engine())):
                 r = convert(boards, engine, tablebase, limit)
                 extra = f"{r.plies / max(r.dtm, 1):.2f}x the DTM" if r.converted else "-"
                 print(
