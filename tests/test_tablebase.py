@@ -16,7 +16,7 @@ import chess.gaviota
 import pytest
 from camelpy import Engine
 from camelpy.errors import MissingTableError, TablebaseFileError
-from camelpy.tablebase import Tablebase, generate, open_tablebase
+from camelpy.tablebase import Tablebase, TableCheck, generate, open_tablebase
 
 GAVIOTA = Path("/usr/share/gaviotatb/gtb4")
 """Debian's gaviotatb package (``apt-get install gaviotatb``, as the README's test command does)."""
@@ -219,11 +219,38 @@ def test_won_positions_and_their_conversion(folder: Path, tmp_path: Path) -> Non
     assert "with tables  converted 2/2" in done.stdout and "without      converted " in done.stdout
 
 
-def test_verify_finds_a_wrong_entry(folder: Path, tmp_path: Path) -> None:
+def test_verify_and_check_find_a_wrong_entry(folder: Path, tmp_path: Path) -> None:
     from camelpy.tools.tb import verify
 
     with open_tablebase(folder) as tb:
         assert verify(tb, "KPvK", 300, seed=2) == []
+        for ending in tb.endings:
+            found = tb.check(ending, threads=2)
+            assert (found.ending, found.mismatches, found.examples) == (ending, 0, ())
+            assert found.positions > 0 and found.positions + found.illegal <= 2 * 64**3
+        kpk = tb.check("KPvK", threads=1)
+        assert eval(repr(kpk), {"TableCheck": TableCheck}) == kpk
+        assert kpk.decisive > 0 and kpk.illegal > 0
+        assert tb.check("KBvK").decisive == 0  # a bishop cannot mate
+        with pytest.raises(ValueError, match="bad tablebase ending 'KXvK'"):
+            tb.check("KXvK")
+        with pytest.raises(ValueError, match="needs the KQvKR table"):
+            tb.check("KQvKR")
+        with pytest.raises(TypeError, match="ending must be a str"):
+            tb.check(["KQvK"])  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="threads"):
+            tb.check("KQvK", threads=0)
+    ok = subprocess.run(
+        [sys.executable, "-m", "camelpy", "tb", "check", str(folder), "--threads", "1"],
+        capture_output=True,
+        text=True,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert (
+        "KPvK " in ok.stdout
+        and "0 disagree" in ok.stdout
+        and "positions checked by the core's moves" in ok.stdout
+    )
     # A KQvK table with every win in one move turned into a draw, its checksum made to match: the
     # file loads, and the check by python-chess's moves finds the lie.
     generate(tmp_path, ["KQvK"], threads=1)
@@ -240,6 +267,12 @@ def test_verify_finds_a_wrong_entry(folder: Path, tmp_path: Path) -> None:
     with open_tablebase(tmp_path) as tb:
         assert tb.probe_dtm(chess.Board("k7/7Q/1K6/8/8/8/8/8 w - - 0 1")) == 0
         assert len(verify(tb, "KQvK", 2000, seed=1)) > 0
+        found = tb.check("KQvK")
+        assert found.mismatches > 0 and len(found.examples) == 10
+        assert "stored Draw, moves give Win(1)" in found.examples[0]
     run = [sys.executable, "-m", "camelpy", "tb", "verify", str(tmp_path), "KQvK", "--samples", "2000"]
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode == 1 and "disagrees: " in done.stdout and "positions checked" in done.stdout
+    run = [sys.executable, "-m", "camelpy", "tb", "check", str(tmp_path), "KQvK"]
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 1 and "  disagrees: " in done.stdout and "stored Draw" in done.stdout

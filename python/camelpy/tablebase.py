@@ -23,6 +23,7 @@ file an ending, ``<ENDING>.cptb`` (format in ``file.rs``). The engine uses them 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable
 from types import TracebackType
@@ -33,7 +34,7 @@ from camelpy import _core
 from camelpy._args import int_arg, path_arg
 from camelpy.errors import MissingTableError
 
-__all__ = ["Tablebase", "generate", "open_tablebase", "probe_dtm", "probe_wdl"]
+__all__ = ["TableCheck", "Tablebase", "generate", "open_tablebase", "probe_dtm", "probe_wdl"]
 
 Progress = Callable[[str, bool, float, int, int, int], object]
 """``progress(ending, solved, seconds, bytes, memory, layers)``: one ending done (``solved`` false
@@ -111,6 +112,25 @@ def probe_wdl(board: chess.Board, tablebase: Tablebase | str | os.PathLike[str])
     return _tables(tablebase).probe_wdl(board)
 
 
+@dataclasses.dataclass(frozen=True)
+class TableCheck:
+    """What :meth:`Tablebase.check` found in one ending's table."""
+
+    ending: str
+    """The ending, as named in the check."""
+    positions: int
+    """Positions checked: every legal position of the table up to the board's symmetries, either side
+    to move."""
+    decisive: int
+    """Of them, won or lost for the side to move."""
+    illegal: int
+    """Slots of the table that are no legal position (the side not to move in check): skipped."""
+    mismatches: int
+    """Positions whose value is not the best of their moves' values (0 for a sound table)."""
+    examples: tuple[str, ...] = ()
+    """The first few mismatches, as ``FEN: stored value, moves give value``."""
+
+
 class Tablebase:
     """A folder of tables, loaded into memory. Probe with :meth:`probe_dtm` / :meth:`probe_wdl`
     (raise :exc:`camelpy.errors.MissingTableError`, a :exc:`KeyError`, when no table holds the
@@ -165,6 +185,26 @@ class Tablebase:
         """:meth:`probe_wdl`, or *default* when no table holds the position."""
         found = self._probe(board)
         return default if found is None else found[1]
+
+    def check(self, ending: str, *, threads: int | None = None) -> TableCheck:
+        """Checks every position of *ending*'s table by the core's own (perft-checked) move
+        generator, on *threads* threads (default: every core): each value must be the best of the
+        position's legal moves' values one ply on (a checkmate lost in 0, a stalemate drawn). With
+        the tables it leads to sound, a table that passes is exactly right. Ctrl-C stops it.
+
+        >>> import tempfile
+        >>> folder = tempfile.mkdtemp(); _ = generate(folder, ["KRvK"])
+        >>> open_tablebase(folder).check("KRvK")
+        TableCheck(ending='KRvK', positions=50015, decisive=47219, illegal=6097, mismatches=0, examples=())
+
+        :raises: :exc:`ValueError` for a bad ending name, or if its table or one it leads to by a
+            capture or a promotion is not loaded.
+        """
+        if not isinstance(ending, str):
+            raise TypeError(f"ending must be a str such as 'KQvKR', not {type(ending).__name__}")
+        count = _core.default_threads() if threads is None else int_arg(threads, "threads", 1, 1024)
+        positions, decisive, illegal, mismatches, examples = self._native.check(ending, count)
+        return TableCheck(ending, positions, decisive, illegal, mismatches, tuple(examples))
 
     def close(self) -> None:
         """Nothing to release early (the tables are freed with the object); for python-chess's API."""

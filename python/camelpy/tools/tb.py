@@ -9,6 +9,9 @@
   *ENDING* won for the side to move, as EPD with their DTM (``c0 "dtm 29"``), seeded.
 * ``camelpy tb verify DIR ENDING [--samples N] [--seed S]``: random positions of *ENDING*, each
   value checked against its moves' values by python-chess's move generator (:func:`verify`).
+* ``camelpy tb check DIR [ENDING ...] [--threads N]``: every position of each ending (default: every
+  table in *DIR*) checked against its moves by the core's move generator
+  (:meth:`camelpy.tablebase.Tablebase.check`); exit status 1 if any disagrees.
 * ``camelpy tb convert DIR EPD [--nodes N]``: plays each position of *EPD* out with camelpy on the
   winning side, once with the tables and once without, against the tables' best defence (the move
   that resists longest), under the rules (fifty moves, repetition); prints, for both, the wins
@@ -203,7 +206,7 @@ def convert(
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``tb`` subcommands."""
     sub = parser.add_subparsers(
-        dest="tool", required=True, metavar="<generate|probe|positions|verify|convert>"
+        dest="tool", required=True, metavar="<generate|probe|positions|verify|check|convert>"
     )
     gen = sub.add_parser("generate", prog="camelpy tb generate", help="solve endings into a folder")
     gen.add_argument(
@@ -225,6 +228,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ver.add_argument("ending", metavar="ENDING", help="e.g. KQvKR (White's pieces first)")
     ver.add_argument("--samples", type=int, default=10_000, metavar="N", help="positions (default 10000)")
     ver.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    chk = sub.add_parser("check", prog="camelpy tb check", help="check every position of tables")
+    chk.add_argument("path", metavar="DIR", help="the tables' folder")
+    chk.add_argument("endings", nargs="*", metavar="ENDING", help="e.g. KQvKR (default: every table in DIR)")
+    chk.add_argument("--threads", type=int, metavar="N", help="threads (default: every core)")
     conv = sub.add_parser(
         "convert", prog="camelpy tb convert", help="play won positions out with and without"
     )
@@ -285,6 +292,28 @@ def main(args: argparse.Namespace) -> int:
             print(f"disagrees: {fen}")
         print(f"{samples} {args.ending} positions checked by python-chess's moves: {len(wrong)} disagree")
         return 1 if wrong else 0
+    if args.tool == "check":
+        threads = None if args.threads is None else int_arg(args.threads, "--threads", 1, 1024)
+        began = time.monotonic()
+        positions = mismatches = 0
+        with open_tablebase(args.path) as tablebase:
+            for ending in args.endings or tablebase.endings:
+                start = time.monotonic()
+                c = tablebase.check(ending, threads=threads)
+                positions += c.positions
+                mismatches += c.mismatches
+                print(
+                    f"{c.ending:8} {c.positions:11,} positions ({c.decisive:,} decisive),"
+                    f" {c.mismatches} disagree, {time.monotonic() - start:6.1f} s",
+                    flush=True,
+                )
+                for example in c.examples:
+                    print(f"  disagrees: {example}")
+        print(
+            f"{positions:,} positions checked by the core's moves in {time.monotonic() - began:.1f} s:"
+            f" {mismatches} disagree"
+        )
+        return 1 if mismatches else 0
     if args.tool == "convert":
         nodes = int_arg(args.nodes, "--nodes", 1, 10**12)
         with open(args.epd, encoding="utf-8") as epd:

@@ -522,7 +522,7 @@ impl fmt::Display for TablebaseError {
             TablebaseError::MissingTable { material } => {
                 write!(
                     f,
-                    "solving needs the {material} table first (generate it, or generate with its successors)"
+                    "this needs the {material} table, which is missing (generate it, or generate with its successors)"
                 )
             }
             TablebaseError::TooDeep { material } => {

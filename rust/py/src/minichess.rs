@@ -299,6 +299,9 @@ pub fn minichess_baseline(
     Ok(best.map(to_tuple))
 }
 
+/// A weight's name, its value and the position's feature.
+type Term = (&'static str, i32, i32);
+
 /// The evaluation of *board* for the side to move with *weights* (``None``: the defaults) and its
 /// features, White minus Black, with the weights' names: ``(value, [(name, weight, feature), ...])``.
 #[pyfunction]
@@ -306,7 +309,7 @@ pub fn minichess_baseline(
 pub fn minichess_evaluate(
     board: &PyMiniBoard,
     weights: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(i32, Vec<(&'static str, i32, i32)>)> {
+) -> PyResult<(i32, Vec<Term>)> {
     let weights = weights.filter(|w| !w.is_none()).map(weights_arg).transpose()?.unwrap_or_default();
     let f = features(&board.board);
     let terms = WEIGHT_SPECS.iter().zip(weights.0).zip(f).map(|((spec, w), x)| (spec.name, w, x)).collect();

@@ -7,7 +7,7 @@ use std::{
 };
 
 use camelpy_core::{
-    tablebase::{generate, GenerateReport, Material, TableSet, TbValue},
+    tablebase::{check, generate, GenerateReport, Material, TableSet, TbValue},
     TablebaseError,
 };
 use pyo3::{
@@ -65,6 +65,22 @@ impl PyTablebase {
     fn probe(&self, fen: &str, moves: Vec<String>, chess960: bool) -> PyResult<Option<(i32, i32)>> {
         let pos = position(fen, &moves, chess960)?;
         Ok(self.set.probe(&pos).map(|v: TbValue| (v.dtm(), v.wdl())))
+    }
+
+    /// Checks every position of the ending *name* against its moves by the core's move generator,
+    /// on *threads* threads: ``(positions, decisive, illegal, mismatches, examples)``.
+    fn check(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        threads: usize,
+    ) -> PyResult<(u64, u64, u64, u64, Vec<String>)> {
+        let material = Material::parse(name).map_err(tablebase_error)?;
+        let stop = AtomicBool::new(false);
+        let set = &self.set;
+        let report = interrupt::run_silent(py, &stop, || check(set, material, threads.max(1), &stop))?
+            .map_err(tablebase_error)?;
+        Ok((report.positions, report.decisive, report.illegal, report.mismatches, report.examples))
     }
 }
 

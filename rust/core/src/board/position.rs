@@ -85,6 +85,32 @@ impl Position {
         }
     }
 
+    /// The position with `pieces` on the board, `turn` to move, no castling rights or en passant:
+    /// the tablebase checker's way in, validated as a FEN is (`PositionError` if it cannot occur).
+    pub(crate) fn from_pieces(
+        pieces: &[(Piece, Square)],
+        turn: Color,
+    ) -> Result<Position, crate::error::PositionError> {
+        use crate::error::PositionError;
+        let mut pos = Position::empty(false);
+        for &(piece, sq) in pieces {
+            pos.put_piece(piece, sq);
+        }
+        pos.s.side_to_move = turn;
+        for color in Color::ALL {
+            match pos.colored_pieces(color, PieceType::King).len() {
+                0 => return Err(PositionError::MissingKing(color)),
+                1 => {}
+                _ => return Err(PositionError::TooManyKings(color)),
+            }
+        }
+        super::validate::validate(&pos, None)?;
+        pos.init_castling_masks();
+        pos.s.key = pos.compute_key();
+        pos.update_check_info();
+        Ok(pos)
+    }
+
     /// The standard starting position.
     pub fn startpos() -> Position {
         Position::from_fen(super::fen::STARTING_FEN, false).expect("the starting FEN is valid")

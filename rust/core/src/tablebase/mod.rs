@@ -17,12 +17,14 @@
 //! ```
 
 mod board;
+mod check;
 mod file;
 mod generate;
 mod index;
 mod material;
 mod table;
 
+pub use check::{check, CheckReport};
 pub use file::{generate, GenerateReport, TB_EXTENSION, TB_VERSION};
 pub use generate::{solve, SolveStats};
 pub use material::{Material, MAX_PIECES, ORDER};
