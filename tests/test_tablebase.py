@@ -171,6 +171,29 @@ def test_the_engine_with_tables_mates_in_the_fewest_moves(folder: Path) -> None:
         assert engine.tablebases is None
 
 
+def test_batches_probe_the_tables(folder: Path) -> None:
+    from camelpy.batch import analyse_many
+
+    fens = ["8/8/8/8/4k3/8/8/KR6 w - - 0 1", "7k/8/8/8/8/8/4P3/4K3 w - - 0 1", "not a fen"]
+    limit = chess.engine.Limit(nodes=200)
+    with open_tablebase(folder) as tb:
+        dtms = [tb.probe_dtm(chess.Board(fen)) for fen in fens[:2]]
+        for results in (
+            Engine(tablebases=tb).analyse_many(fens, limit, threads=2),
+            analyse_many(fens, limit, threads=1, tablebases=folder),
+        ):
+            for fen, dtm, result in zip(fens, dtms, results):
+                assert not isinstance(result, Exception)
+                assert result.score.relative == chess.engine.Mate((dtm + 1) // 2), fen
+                board = chess.Board(fen)
+                assert result.best_move is not None
+                board.push(result.best_move)
+                assert tb.probe_dtm(board) == -(dtm - 1), fen  # a move on the shortest mate
+            assert isinstance(results[2], ValueError)
+        without = Engine().analyse_many(fens[:2], limit)
+        assert not any(isinstance(r, Exception) or r.score.is_mate() for r in without)
+
+
 def test_tb_command(tmp_path: Path) -> None:
     run = [sys.executable, "-m", "camelpy", "tb"]
     done = subprocess.run(

@@ -279,6 +279,7 @@ def analyse_many(
     params: list[tuple[str, int]] | None = None,
     search_params: list[tuple[str, int]] | None = None,
     eval_file: str | None = None,
+    tablebases: Tablebase | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> list[SearchOutcome | Exception]: ...
 def datagen(

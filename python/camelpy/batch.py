@@ -28,6 +28,7 @@ boundaries with :mod:`multiprocessing`.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterable
 from typing import Any, Callable, Union
 
@@ -35,6 +36,7 @@ import chess
 import chess.engine
 
 from camelpy import _core
+from camelpy.tablebase import Tablebase, _tables
 from camelpy.types import BoardOrFen, SearchResult, board_root, limit_ms, search_result
 
 __all__ = ["BATCH_HASH_MB", "BatchResult", "ProgressCallback", "analyse_many"]
@@ -79,6 +81,7 @@ def analyse_many(
     params: list[tuple[str, int]] | None = None,
     search_params: list[tuple[str, int]] | None = None,
     eval_file: str | None = None,
+    tablebases: Tablebase | str | os.PathLike[str] | None = None,
 ) -> list[BatchResult]:
     """Searches every FEN or :class:`chess.Board` independently within *limit* (a
     ``chess.engine.Limit`` with ``depth``, ``nodes``, ``time`` and/or ``mate``; ``time`` bounds each
@@ -89,8 +92,9 @@ def analyse_many(
     ``isinstance(r, Exception)``. *progress* is ``True`` for a tqdm bar (``pip install
     'camelpy[progress]'``) or a function called with ``(done, total)`` at most every 0.1 s. *params*
     are evaluation weights and *search_params* run-time search settings, each as ``(name, value)``, and
-    *eval_file* a network file to evaluate with instead (see :meth:`camelpy.Engine.analyse_many`, which
-    passes the engine's).
+    *eval_file* a network file to evaluate with instead, and *tablebases* endgame tables to probe (a
+    folder of ``camelpy tb generate``'s tables or a :class:`camelpy.tablebase.Tablebase`; see
+    :meth:`camelpy.Engine.analyse_many`, which passes the engine's).
 
     >>> import chess, chess.engine
     >>> boards = [chess.Board(), chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")]
@@ -133,6 +137,7 @@ def analyse_many(
             params=params,
             search_params=search_params,
             eval_file=eval_file,
+            tablebases=None if tablebases is None else _tables(tablebases)._native,
             progress=callback,
         )
     finally:

@@ -401,12 +401,12 @@ class Engine:
         progress: bool | ProgressCallback = False,
     ) -> list[BatchResult]:
         """Searches many positions independently, *threads* at a time (default: one per CPU), with
-        this engine's evaluation weights and search settings, and returns one :class:`SearchResult`
-        per item in input order; a bad FEN or board gives its exception in its place instead of
-        aborting the batch.
-        (Any iterable of items works.) *progress* is ``True`` for a tqdm bar or a ``(done, total)``
-        callable. Each worker uses its own small table, cleared per position, so depth and node limits
-        give deterministic results; see :mod:`camelpy.batch`.
+        this engine's evaluation weights, search settings and tablebases, and returns one
+        :class:`SearchResult` per item in input order; a bad FEN or board gives its exception in its
+        place instead of aborting the batch. (Any iterable of items works.) *progress* is ``True``
+        for a tqdm bar or a ``(done, total)`` callable. Each worker uses its own small table,
+        cleared per position, so depth and node limits give deterministic results; see
+        :mod:`camelpy.batch`.
 
         >>> import chess.engine, camelpy
         >>> fens = ["8/8/8", camelpy.STARTING_FEN]
@@ -425,6 +425,7 @@ class Engine:
             params=list(self.params().items()),
             search_params=list(self.search_params().items()),
             eval_file=self.eval_file,
+            tablebases=self._tablebase,
         )
 
 

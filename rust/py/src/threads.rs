@@ -3,7 +3,10 @@
 //! way every long call is (`interrupt`).
 
 use std::{
-    sync::atomic::{AtomicBool, Ordering},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
     time::{Duration, Instant},
 };
 
@@ -22,6 +25,7 @@ use crate::{
     info::PySearchOutcome,
     interrupt,
     search::{position, search_params as search_settings},
+    tablebase::PyTablebase,
 };
 
 /// Least interval (ms) between two calls of a batch's progress callback, so that a fast batch does
@@ -35,7 +39,8 @@ const BATCH_PROGRESS_MS: u64 = 100;
 /// position, so depth- and node-limited results do not depend on the number of threads or the order
 /// of the work. `ms` bounds each search. `params` sets evaluation weights (as `Engine.set_param`),
 /// `search_params` run-time search settings (as `Engine.set_search_param`), `eval_file` a network file
-/// to evaluate with instead (as `Engine.set_eval_file`);
+/// to evaluate with instead (as `Engine.set_eval_file`), `tablebases` endgame tables to probe (as
+/// `Engine.set_tablebase`);
 /// `progress(done, total)` is called from the calling thread at most every 100 ms and once at the
 /// end. Ctrl-C stops the batch and raises.
 ///
@@ -44,7 +49,7 @@ const BATCH_PROGRESS_MS: u64 = 100;
 /// >>> good.best_move is not None, type(bad).__name__
 /// (True, 'InvalidFenError')
 #[pyfunction]
-#[pyo3(signature = (items, *, depth=None, nodes=None, ms=None, mate=None, threads=None, hash_mb=None, params=None, search_params=None, eval_file=None, progress=None))]
+#[pyo3(signature = (items, *, depth=None, nodes=None, ms=None, mate=None, threads=None, hash_mb=None, params=None, search_params=None, eval_file=None, tablebases=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyse_many(
     py: Python<'_>,
@@ -58,10 +63,14 @@ pub fn analyse_many(
     params: Option<Vec<(String, i32)>>,
     search_params: Option<Vec<(String, i32)>>,
     eval_file: Option<String>,
+    tablebases: Option<Bound<'_, PyTablebase>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let limits =
-        SearchLimits { params: search_settings(search_params)?, ..search_limits(depth, nodes, mate)? };
+    let limits = SearchLimits {
+        params: search_settings(search_params)?,
+        tablebases: tablebases.map(|t| Arc::clone(&t.get().set)),
+        ..search_limits(depth, nodes, mate)?
+    };
     let ms = opt_int_arg(ms, "ms", 1, u64::MAX)?;
     if limits.depth.is_none() && limits.nodes.is_none() && ms.is_none() && limits.mate.is_none() {
         return Err(PyValueError::new_err("analyse_many needs a depth, nodes, time or mate limit"));
