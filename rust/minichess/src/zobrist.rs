@@ -4,19 +4,12 @@
 //! A position's key is the XOR of one number per (piece, square) and one more when Black is to move.
 //! The ply count is not in the key: a table that needs it (the 50-ply horizon) adds it itself.
 
+use camelpy_core::data::rng::splitmix64;
+
 use crate::types::{Piece, Square, NUM_SQUARES};
 
 /// Seed of the key stream (any fixed value; this one spells "camelpy minichess" loosely).
 const SEED: u64 = 0x6D1C_4E55_0630_0018;
-
-/// SplitMix64's step (Steele, Lea and Flood, OOPSLA 2014, with the published constants): a counter run
-/// through a bijective mixer, so every output is well spread even from a simple seed.
-const fn splitmix64(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 struct Keys {
     pieces: [[u64; NUM_SQUARES]; 12],

@@ -9,6 +9,7 @@ mod errors;
 mod eval;
 mod info;
 mod interrupt;
+mod leiserchess;
 mod minichess;
 mod perft;
 mod search;
@@ -50,6 +51,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board::_restore_position, m)?)?;
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
+    m.add("LEISERCHESS_START", leiserchess::START)?;
+    m.add_class::<leiserchess::PyLeiserBoard>()?;
+    m.add_function(wrap_pyfunction!(leiserchess::leiserchess_perft, m)?)?;
     m.add_class::<minichess::PyMiniBoard>()?;
     m.add_function(wrap_pyfunction!(minichess::minichess_perft, m)?)?;
     m.add_class::<minichess::PyMiniSearcher>()?;

@@ -4,18 +4,13 @@
 //! by the 4-bit mask, so any change is one XOR pair), one per en-passant file (only when an en-passant
 //! capture is actually legal, which keeps the key canonical), and one if Black is to move.
 
-use crate::types::{Piece, Square};
+use crate::{
+    data::rng::splitmix64,
+    types::{Piece, Square},
+};
 
 /// Seed for the key generator; fixed so keys are identical on every build and platform.
 const SEED: u64 = 0xCA3E_1B07_2024_0001;
-
-/// splitmix64 (Steele, Lea, Flood): every output of a counter-based generator is well mixed.
-const fn splitmix64(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// All Zobrist numbers.
 pub struct Keys {

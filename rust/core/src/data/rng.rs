@@ -14,6 +14,13 @@ const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The output of SplitMix64's step from `state`: `mix(state + GAMMA)`, the stream's next number when
+/// its state is `state`. A `const fn`, for tables of random numbers built at compile time (Zobrist
+/// keys: the chess core's, MiniChess's and Leiserchess's all come from here).
+pub const fn splitmix64(state: u64) -> u64 {
+    mix(state.wrapping_add(GAMMA))
+}
+
 /// A SplitMix64 stream.
 ///
 /// ```

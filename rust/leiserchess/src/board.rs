@@ -1,0 +1,580 @@
+//! [`Board`]: the pieces, the side to move and the rule set; the laser, move generation and the
+//! result of a move (copy-make: a board is 80 bytes, cheaper to copy than to take back a laser's zaps).
+//!
+//! The rules are camelpy's statement of them, `docs/leiserchess.md`. A turn is a move by one of the
+//! mover's pieces, then the mover's king fires. Under the 2016 rules a shift may go to an occupied square (the two pieces exchange squares) and a zap
+//! makes the king fire again along the new path, until a shot zaps nothing or hits a king; under the
+//! 2018 rules a shift goes only to an empty square, a piece next to an opposing one may swap with it
+//! and then make one basic move, and a shot stops at its first zap. A pawn on the path the
+//! opponent's laser would take now is pinned: it may neither shift nor rotate (kept under 2018 too).
+
+use std::fmt;
+
+use crate::{
+    error::ParseFenError,
+    moves::{Action, Move},
+    types::{Color, Dir, Kind, Piece, Square, NEIGHBOURS, NUM_SQUARES, WIDTH},
+    zobrist,
+};
+
+/// The start position (2016; both rule sets use it).
+pub const STARTING_FEN: &str = "ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W";
+
+/// Pawns a side may have (the rules: one king and up to seven pawns).
+pub const MAX_PAWNS: usize = 7;
+
+/// Squares a beam can enter before it must have stopped: a beam's (square, direction) states never
+/// repeat (reflection is reversible, and a beam that comes back to its king hits it), so 256 is a
+/// bound that is never reached.
+const MAX_BEAM_STEPS: usize = NUM_SQUARES * 4;
+
+/// Plies without a zap after which the 2018 rules draw (50 moves by each side).
+pub const QUIET_PLIES_DRAW_2018: u16 = 100;
+
+/// A rule set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Rules {
+    /// The default: shifts exchange with occupied squares, a shot zaps until it zaps nothing.
+    #[default]
+    R2016,
+    /// Shifts to empty squares, swaps with opposing pieces, one zap per shot, the 50-move draw.
+    R2018,
+}
+
+impl Rules {
+    /// `2016` or `2018`.
+    pub const fn year(self) -> u16 {
+        match self {
+            Rules::R2016 => 2016,
+            Rules::R2018 => 2018,
+        }
+    }
+
+    /// The rule set of `year` (2016 or 2018).
+    pub const fn from_year(year: u16) -> Option<Rules> {
+        match year {
+            2016 => Some(Rules::R2016),
+            2018 => Some(Rules::R2018),
+            _ => None,
+        }
+    }
+}
+
+/// Where a beam stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShotEnd {
+    /// It left the board.
+    Edge,
+    /// It struck the back of the pawn on this square.
+    Zap(Square),
+    /// It struck the king on this square.
+    King(Square),
+}
+
+/// One beam from a king: every square it entered (the one it stopped on included) and where it
+/// stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shot {
+    /// The squares entered, as a set (bit `square.index()`).
+    pub path: u64,
+    /// Where it stopped.
+    pub end: ShotEnd,
+}
+
+/// The direction a beam travelling `beam` takes after striking a pawn facing `pawn`, `None` if it
+/// strikes the pawn's back (a zap). The rules' table, row by row (beam N, E, S, W; pawn NW, NE, SE,
+/// SW).
+const REFLECTIONS: [[Option<Dir>; 4]; 4] = [
+    [None, None, Some(Dir::East), Some(Dir::West)],
+    [Some(Dir::North), None, None, Some(Dir::South)],
+    [Some(Dir::West), Some(Dir::East), None, None],
+    [None, Some(Dir::North), Some(Dir::South), None],
+];
+
+/// The result of a turn for the side that moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TurnReport {
+    /// Pawns the laser zapped.
+    pub zapped: u8,
+    /// The side whose king the laser hit (the game is over; that side lost).
+    pub king_hit: Option<Color>,
+}
+
+/// The pieces, the side to move and the rules; plus the plies since the last zap (for the 2018
+/// draw), and the side that lost if a king has been hit.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Board {
+    cells: [Option<Piece>; NUM_SQUARES],
+    kings: [Square; 2],
+    side: Color,
+    rules: Rules,
+    key: u64,
+    quiet_plies: u16,
+    loser: Option<Color>,
+}
+
+impl Board {
+    /// The start position under `rules`.
+    pub fn start(rules: Rules) -> Board {
+        Board::from_fen(STARTING_FEN, rules).unwrap_or_else(|_| unreachable!("the start FEN is valid"))
+    }
+
+    /// Reads a FEN: ranks 7 to 0 separated by `/`, each a row of two-letter piece codes (upper case
+    /// Tangerine, lower case Lavender) and digits for empty squares, then `W` or `B`. One king a side
+    /// and at most [`MAX_PAWNS`] pawns.
+    pub fn from_fen(fen: &str, rules: Rules) -> Result<Board, ParseFenError> {
+        let err = |reason: &str| ParseFenError::new(reason, fen);
+        let mut fields = fen.split_whitespace();
+        let (Some(placement), Some(turn)) = (fields.next(), fields.next()) else {
+            return Err(err("expected the placement and the side to move, 'W' or 'B'"));
+        };
+        if fields.next().is_some() {
+            return Err(err("expected two fields, the placement and the side to move"));
+        }
+        let side = match turn {
+            "W" => Color::Tangerine,
+            "B" => Color::Lavender,
+            _ => return Err(err("the side to move must be 'W' or 'B'")),
+        };
+        let ranks: Vec<&str> = placement.split('/').collect();
+        if ranks.len() != usize::from(WIDTH) {
+            return Err(err("expected 8 ranks separated by '/'"));
+        }
+        let mut cells = [None; NUM_SQUARES];
+        for (i, row) in ranks.iter().enumerate() {
+            let rank = WIDTH as i8 - 1 - i as i8;
+            let mut file: i8 = 0;
+            let bytes = row.as_bytes();
+            let mut j = 0;
+            while j < bytes.len() {
+                let c = bytes[j];
+                if (b'1'..=b'8').contains(&c) {
+                    file += (c - b'0') as i8;
+                    j += 1;
+                } else {
+                    let code =
+                        row.get(j..j + 2).ok_or_else(|| err("a piece is two letters, e.g. 'NN' or 'se'"))?;
+                    let piece = Piece::from_code(code).ok_or_else(|| err("unknown piece code"))?;
+                    let sq = Square::at(file, rank).ok_or_else(|| err("a rank holds more than 8 squares"))?;
+                    cells[sq.index()] = Some(piece);
+                    file += 1;
+                    j += 2;
+                }
+                if file > WIDTH as i8 {
+                    return Err(err("a rank holds more than 8 squares"));
+                }
+            }
+            if file != WIDTH as i8 {
+                return Err(err("a rank holds fewer than 8 squares"));
+            }
+        }
+        let mut kings = [None, None];
+        let mut pawns = [0; 2];
+        for (i, cell) in cells.iter().enumerate() {
+            if let Some(p) = cell {
+                match p.kind() {
+                    Kind::King if kings[p.color().index()].is_some() => {
+                        return Err(err("more than one king of a side"))
+                    }
+                    Kind::King => kings[p.color().index()] = Some(Square::new(i as u8)),
+                    Kind::Pawn => pawns[p.color().index()] += 1,
+                }
+            }
+        }
+        let (Some(tangerine), Some(lavender)) = (kings[0], kings[1]) else {
+            return Err(err("each side needs its king"));
+        };
+        if pawns.iter().any(|&n| n > MAX_PAWNS) {
+            return Err(err("more than seven pawns of a side"));
+        }
+        let mut board =
+            Board { cells, kings: [tangerine, lavender], side, rules, key: 0, quiet_plies: 0, loser: None };
+        board.key = board.compute_key();
+        Ok(board)
+    }
+
+    /// The FEN (see [`Board::from_fen`]).
+    pub fn fen(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..WIDTH as i8).rev() {
+            let mut empty = 0;
+            for file in 0..WIDTH as i8 {
+                match Square::at(file, rank).and_then(|sq| self.cells[sq.index()]) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push_str(&p.code());
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push(' ');
+        out.push(self.side.letter());
+        out
+    }
+
+    fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Lavender { zobrist::side_key() } else { 0 };
+        for (i, cell) in self.cells.iter().enumerate() {
+            if let Some(p) = cell {
+                key ^= zobrist::piece_key(*p, Square::new(i as u8));
+            }
+        }
+        key
+    }
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.cells[sq.index()]
+    }
+
+    /// The square of `color`'s king.
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        self.kings[color.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The rule set.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The Zobrist key of the pieces and the side to move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since a pawn was last zapped (0 at a FEN).
+    #[inline]
+    pub fn quiet_plies(&self) -> u16 {
+        self.quiet_plies
+    }
+
+    /// The side whose king was hit, if the game ended so.
+    #[inline]
+    pub fn loser(&self) -> Option<Color> {
+        self.loser
+    }
+
+    /// True if both boards have the same pieces on the same squares (side to move aside): what Ko and
+    /// repetition compare.
+    #[inline]
+    pub fn same_pieces(&self, other: &Board) -> bool {
+        self.cells == other.cells
+    }
+
+    #[inline]
+    fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        if let Some(old) = self.cells[sq.index()] {
+            self.key ^= zobrist::piece_key(old, sq);
+        }
+        if let Some(new) = piece {
+            self.key ^= zobrist::piece_key(new, sq);
+            if new.kind() == Kind::King {
+                self.kings[new.color().index()] = sq;
+            }
+        }
+        self.cells[sq.index()] = piece;
+    }
+
+    /// The beam `color`'s king would fire now (nothing removed: one shot), calling `visit` with every
+    /// square it enters, in order; returns where it stopped.
+    pub fn beam(&self, color: Color, mut visit: impl FnMut(Square)) -> ShotEnd {
+        let king = self.kings[color.index()];
+        let mut dir = self.cells[king.index()].map_or(Dir::North, |k| k.orientation().king_dir());
+        let mut sq = king;
+        for _ in 0..MAX_BEAM_STEPS {
+            let (df, dr) = dir.delta();
+            let Some(next) = sq.offset(df, dr) else { return ShotEnd::Edge };
+            sq = next;
+            visit(sq);
+            match self.cells[sq.index()] {
+                None => {}
+                Some(p) if p.kind() == Kind::King => return ShotEnd::King(sq),
+                Some(p) => match REFLECTIONS[dir as usize][p.orientation().index()] {
+                    None => return ShotEnd::Zap(sq),
+                    Some(d) => dir = d,
+                },
+            }
+        }
+        ShotEnd::Edge
+    }
+
+    /// [`Board::beam`] as a set of squares and its end.
+    #[inline]
+    pub fn shoot(&self, color: Color) -> Shot {
+        let mut path = 0u64;
+        let end = self.beam(color, |sq| path |= sq.bit());
+        Shot { path, end }
+    }
+
+    /// [`Board::beam`]'s squares in order, and its end.
+    pub fn trace(&self, color: Color) -> (Vec<Square>, ShotEnd) {
+        let mut squares = Vec::new();
+        let end = self.beam(color, |sq| squares.push(sq));
+        (squares, end)
+    }
+
+    /// The mover's pawns that may not move: those on the path of the opponent's laser now.
+    #[inline]
+    pub fn pinned(&self) -> u64 {
+        self.shoot(self.side.flip()).path
+    }
+
+    /// Appends every move of the side to move under the board's rules, Ko aside (Ko needs the game's
+    /// history: [`crate::Position::legal_moves`]); none once a king has been hit.
+    pub fn generate(&self, moves: &mut Vec<Move>) {
+        if self.loser.is_some() {
+            return;
+        }
+        let us = self.side;
+        let pinned = self.pinned();
+        for i in 0..NUM_SQUARES {
+            let from = Square::new(i as u8);
+            let Some(piece) = self.cells[i] else { continue };
+            if piece.color() != us || (piece.kind() == Kind::Pawn && pinned & from.bit() != 0) {
+                continue;
+            }
+            for (df, dr) in NEIGHBOURS {
+                let Some(to) = from.offset(df, dr) else { continue };
+                let target = self.cells[to.index()];
+                if self.rules == Rules::R2016 || target.is_none() {
+                    moves.extend(Move::new(from, Action::Shift { to }));
+                }
+                if self.rules == Rules::R2018 && target.is_some_and(|t| t.color() != us) {
+                    self.swaps(from, to, moves);
+                }
+            }
+            for quarters in 1..=3 {
+                moves.extend(Move::new(from, Action::Rotate { quarters }));
+            }
+            if piece.kind() == Kind::King {
+                moves.extend(Move::new(from, Action::Null));
+            }
+        }
+    }
+
+    /// 2018: the swaps of the piece on `from` with the opposing piece on `with`, each followed by a
+    /// shift to an empty square next to `with` (after the swap) or a rotation.
+    fn swaps(&self, from: Square, with: Square, moves: &mut Vec<Move>) {
+        for (df, dr) in NEIGHBOURS {
+            let Some(to) = with.offset(df, dr) else { continue };
+            // After the swap `from` holds the opposing piece, so it is never empty.
+            if to != from && self.cells[to.index()].is_none() {
+                moves.extend(Move::new(from, Action::SwapShift { with, to }));
+            }
+        }
+        for quarters in 1..=3 {
+            moves.extend(Move::new(from, Action::SwapRotate { with, quarters }));
+        }
+    }
+
+    /// True if `mv` is one of [`Board::generate`]'s moves here (Ko aside).
+    pub fn is_pseudo_legal(&self, mv: Move) -> bool {
+        let mut moves = Vec::with_capacity(128);
+        self.generate(&mut moves);
+        moves.contains(&mv)
+    }
+
+    /// Plays `mv` (one of [`Board::generate`]'s moves) and the mover's laser shot; the board after the
+    /// whole turn has the other side to move.
+    pub fn play(&mut self, mv: Move) -> TurnReport {
+        let from = mv.from();
+        let Some(piece) = self.cells[from.index()] else { return TurnReport::default() };
+        match mv.action() {
+            Action::Shift { to } => self.exchange(from, to),
+            Action::Rotate { quarters } => self.set(from, Some(piece.rotated(quarters))),
+            Action::Null => {}
+            Action::SwapShift { with, to } => {
+                self.exchange(from, with);
+                self.exchange(with, to);
+            }
+            Action::SwapRotate { with, quarters } => {
+                self.exchange(from, with);
+                self.set(with, Some(piece.rotated(quarters)));
+            }
+        }
+        let report = self.fire();
+        self.quiet_plies = if report.zapped > 0 { 0 } else { self.quiet_plies.saturating_add(1) };
+        self.loser = report.king_hit;
+        self.side = self.side.flip();
+        self.key ^= zobrist::side_key();
+        report
+    }
+
+    /// The board after `mv` and its shot.
+    pub fn after(&self, mv: Move) -> (Board, TurnReport) {
+        let mut next = self.clone();
+        let report = next.play(mv);
+        (next, report)
+    }
+
+    /// Exchanges the contents of two squares (a move to an empty square included).
+    fn exchange(&mut self, a: Square, b: Square) {
+        let (pa, pb) = (self.cells[a.index()], self.cells[b.index()]);
+        self.set(a, None);
+        self.set(b, None);
+        self.set(a, pb);
+        self.set(b, pa);
+    }
+
+    /// The mover's king fires: under 2016 again after every zap, under 2018 once.
+    fn fire(&mut self) -> TurnReport {
+        let mut report = TurnReport::default();
+        loop {
+            match self.shoot(self.side).end {
+                ShotEnd::Edge => return report,
+                ShotEnd::King(sq) => {
+                    report.king_hit = self.cells[sq.index()].map(Piece::color);
+                    return report;
+                }
+                ShotEnd::Zap(sq) => {
+                    self.set(sq, None);
+                    report.zapped += 1;
+                    if self.rules == Rules::R2018 {
+                        return report;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({:?}, {})", self.fen(), self.rules.year())
+    }
+}
+
+impl fmt::Display for Board {
+    /// The board as text, rank 7 at the top, each square its piece code or `..`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..WIDTH as i8).rev() {
+            write!(f, "{rank} ")?;
+            for file in 0..WIDTH as i8 {
+                let cell = Square::at(file, rank).and_then(|sq| self.cells[sq.index()]);
+                write!(f, " {}", cell.map_or_else(|| "..".to_string(), Piece::code))?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "   a  b  c  d  e  f  g  h")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_position_reads_and_writes_back() {
+        let board = Board::start(Rules::R2016);
+        assert_eq!(board.fen(), STARTING_FEN);
+        assert_eq!(board.king(Color::Tangerine), Square::parse("h0").unwrap());
+        assert_eq!(board.king(Color::Lavender), Square::parse("a7").unwrap());
+        assert_eq!(board.piece_at(Square::parse("f4").unwrap()).unwrap().code(), "SE");
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        assert_eq!(moves.len(), 78);
+        assert_eq!(std::mem::size_of::<Board>(), BOARD_BYTES);
+    }
+
+    /// What the module's documentation says a board costs to copy.
+    const BOARD_BYTES: usize = 80;
+
+    #[test]
+    fn bad_fens_are_refused_with_their_reason() {
+        for (fen, reason) in [
+            ("", "expected the placement"),
+            ("8/8/8/8/8/8/8/7NN", "expected the placement"),
+            ("8/8/8/8/8/8/8/7NN X", "'W' or 'B'"),
+            ("8/8/8/8/8/8/8/7NN W x", "expected two fields"),
+            ("8/8/8/8/8/8/7NN W", "8 ranks"),
+            ("ss8/8/8/8/8/8/8/7NN W", "more than 8"),
+            ("ss6/8/8/8/8/8/8/6NN W", "fewer than 8"),
+            ("ss7/8/8/8/8/8/8/6NX W", "unknown piece code"),
+            ("ss7/8/8/8/8/8/8/6Nn W", "unknown piece code"),
+            ("ss7/8/8/8/8/8/8/7N W", "two letters"),
+            ("ss6/8/8/8/8/8/8/7NN W", "fewer than 8"),
+            ("ss6ss/8/8/8/8/8/8/7NN W", "more than one king"),
+            ("ss7/8/8/8/8/8/8/8 W", "needs its king"),
+            ("ss7/8/8/8/8/8/NWNWNWNWNWNWNWNW/7NN W", "more than seven pawns"),
+        ] {
+            let e = Board::from_fen(fen, Rules::R2016).expect_err(fen);
+            assert!(e.to_string().contains(reason), "{fen}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_laser_reflects_by_the_table_and_zaps_backs() {
+        // Tangerine's king on a0 facing north; the SE pawn on a3 turns the beam east, the NW pawn on
+        // c3 turns it north, and it leaves the board after c7.
+        let board = Board::from_fen("ss7/8/8/8/SE1NW5/8/8/NN7 W", Rules::R2016).unwrap();
+        let shot = board.shoot(Color::Tangerine);
+        assert_eq!(shot.end, ShotEnd::Edge);
+        let path: Vec<String> =
+            (0..64).filter(|i| shot.path & (1u64 << i) != 0).map(|i| Square::new(i).to_string()).collect();
+        assert_eq!(path, ["a1", "a2", "a3", "b3", "c3", "c4", "c5", "c6", "c7"]);
+        // A NE pawn on c3 is struck on its back by an eastward beam: zapped, and the 2016 king fires
+        // again along the open file... into the edge.
+        let mut board = Board::from_fen("ss7/8/8/8/SE1NE5/8/8/NN7 W", Rules::R2016).unwrap();
+        assert_eq!(board.shoot(Color::Tangerine).end, ShotEnd::Zap(Square::parse("c3").unwrap()));
+        let report = board.play("a0a0".parse().unwrap());
+        assert_eq!(report, TurnReport { zapped: 1, king_hit: None });
+        assert_eq!(board.fen(), "ss7/8/8/8/SE7/8/8/NN7 B");
+        // A beam onto a king ends the game; its own king too.
+        let board = Board::from_fen("8/8/8/8/8/8/8/EE6nn W", Rules::R2016).unwrap();
+        assert_eq!(board.after("a0a0".parse().unwrap()).1.king_hit, Some(Color::Lavender));
+        let board = Board::from_fen("ss7/8/8/8/8/8/8/SW5WW1 W", Rules::R2016).unwrap();
+        // Tangerine's king g0 fires west onto a SW pawn on a0: westward onto SW is a zap.
+        assert_eq!(board.shoot(Color::Tangerine).end, ShotEnd::Zap(Square::parse("a0").unwrap()));
+    }
+
+    #[test]
+    fn the_reflection_table_is_the_rules() {
+        // Beam N onto NW/NE: zap; onto SE: east; onto SW: west (the rules page's first row), and so on.
+        let names = ["NW", "NE", "SE", "SW"];
+        let dirs = ["N", "E", "S", "W"];
+        let table = [
+            ["zap", "zap", "E", "W"],
+            ["N", "zap", "zap", "S"],
+            ["W", "E", "zap", "zap"],
+            ["zap", "N", "S", "zap"],
+        ];
+        for (b, row) in table.iter().enumerate() {
+            for (p, &want) in row.iter().enumerate() {
+                let got = REFLECTIONS[b][p].map_or("zap", |d| dirs[d as usize]);
+                assert_eq!(got, want, "beam {} onto {}", dirs[b], names[p]);
+            }
+        }
+    }
+
+    #[test]
+    fn keys_follow_the_pieces_and_the_side() {
+        let board = Board::start(Rules::R2016);
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        for &mv in &moves {
+            let (after, _) = board.after(mv);
+            assert_eq!(after.key(), after.compute_key(), "{mv}");
+            assert_eq!(Board::from_fen(&after.fen(), Rules::R2016).unwrap().key(), after.key());
+        }
+    }
+}

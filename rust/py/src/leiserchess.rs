@@ -1,0 +1,188 @@
+//! `camelpy.leiserchess`'s native half: the core Leiserchess game (`camelpy_leiserchess::Position`) and
+//! perft. Conversion only: moves cross as their notation (`e6e7`, `b3R`, `d5e4f5`), boards as FEN; the
+//! Python `camelpy.leiserchess.Board` wraps this class and owns the API.
+
+use std::sync::atomic::AtomicBool;
+
+use camelpy_leiserchess::{
+    perft::{perft, perft_interruptible},
+    Board, Color, MoveError, Position, Rules, ShotEnd, Square, Termination, STARTING_FEN,
+};
+use pyo3::{
+    exceptions::{PyIndexError, PyValueError},
+    prelude::*,
+};
+
+use crate::{
+    args::{int_arg, MAX_PERFT_DEPTH},
+    errors::{IllegalMoveError, InvalidFenError, InvalidMoveError},
+    interrupt,
+};
+
+/// The start position's FEN.
+pub const START: &str = STARTING_FEN;
+
+/// Depths perft counts without polling for Ctrl-C (depth 4 is about half a second).
+const QUICK_PERFT_DEPTH: u32 = 4;
+
+fn rules_arg(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    let year = int_arg(rules, "rules", 0, u64::from(u16::MAX))?;
+    u16::try_from(year)
+        .ok()
+        .and_then(Rules::from_year)
+        .ok_or_else(|| PyValueError::new_err(format!("rules must be 2016 or 2018, got {year}")))
+}
+
+fn square_arg(name: &str) -> PyResult<Square> {
+    Square::parse(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "no square '{}' on the Leiserchess board (expected 'a0' to 'h7')",
+            camelpy_core::error::quote(name)
+        ))
+    })
+}
+
+fn termination_name(t: Termination) -> &'static str {
+    match t {
+        Termination::KingHit => "king_hit",
+        Termination::Repetition => "repetition",
+        Termination::QuietMoves => "quiet_moves",
+        Termination::NoMoves => "no_moves",
+    }
+}
+
+/// A Leiserchess game (the core's; use ``camelpy.leiserchess.Board``).
+///
+/// >>> from camelpy._core import LeiserBoard
+/// >>> board = LeiserBoard()
+/// >>> len(board.legal_moves()), board.push("f4f5")
+/// (65, (0, None))
+/// >>> board.fen()
+/// 'ss3nw3/3nw4/2nw1nwSE2/1nw5SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN B'
+#[pyclass(module = "camelpy._core", name = "LeiserBoard")]
+#[derive(Clone)]
+pub struct PyLeiserBoard {
+    game: Position,
+}
+
+#[pymethods]
+impl PyLeiserBoard {
+    #[new]
+    #[pyo3(signature = (fen = START, rules = None))]
+    fn new(fen: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyLeiserBoard> {
+        let rules = rules.map(rules_arg).transpose()?.unwrap_or_default();
+        Board::from_fen(fen, rules)
+            .map(|board| PyLeiserBoard { game: Position::new(board) })
+            .map_err(|e| InvalidFenError::new_err(e.to_string()))
+    }
+
+    /// The FEN of the board now.
+    fn fen(&self) -> String {
+        self.game.board().fen()
+    }
+
+    /// The FEN of the board the moves were pushed on.
+    fn root_fen(&self) -> String {
+        self.game.root().fen()
+    }
+
+    /// The rule set: 2016 or 2018.
+    #[getter]
+    fn rules(&self) -> u16 {
+        self.game.board().rules().year()
+    }
+
+    /// The moves the rules allow (Ko included), in square order; none once the game is over.
+    fn legal_moves(&self) -> Vec<String> {
+        self.game.legal_moves().iter().map(ToString::to_string).collect()
+    }
+
+    /// Plays the move written *text* and its laser shot: ``(pawns zapped, side whose king was hit:
+    /// True Tangerine, False Lavender, None)``; raises ``camelpy.errors.InvalidMoveError`` for text
+    /// that is no move and ``camelpy.errors.IllegalMoveError`` for a move not allowed here (the board
+    /// is left unchanged).
+    fn push(&mut self, text: &str) -> PyResult<(u8, Option<bool>)> {
+        let (_, report) = self.game.push_text(text).map_err(|e| match e {
+            MoveError::Parse(e) => InvalidMoveError::new_err(e.to_string()),
+            MoveError::Illegal(e) => IllegalMoveError::new_err(e.to_string()),
+        })?;
+        Ok((report.zapped, report.king_hit.map(|c| c == Color::Tangerine)))
+    }
+
+    /// Takes back the last move and returns it; ``IndexError`` when there is none.
+    fn pop(&mut self) -> PyResult<String> {
+        self.game
+            .pop()
+            .map(|m| m.to_string())
+            .ok_or_else(|| PyIndexError::new_err("pop from empty move stack"))
+    }
+
+    /// The moves played on this board, oldest first.
+    fn move_stack(&self) -> Vec<String> {
+        self.game.moves().map(|m| m.to_string()).collect()
+    }
+
+    /// ``True`` when Tangerine is to move.
+    #[getter]
+    fn turn(&self) -> bool {
+        self.game.board().side_to_move() == Color::Tangerine
+    }
+
+    /// The Zobrist key of the pieces and the side to move.
+    #[getter]
+    fn zobrist_key(&self) -> u64 {
+        self.game.board().key()
+    }
+
+    /// ``(termination, winner)`` once the game is over (winner ``True`` Tangerine, ``False`` Lavender,
+    /// ``None`` a draw), else ``None``.
+    fn outcome(&self) -> Option<(&'static str, Option<bool>)> {
+        self.game
+            .outcome()
+            .map(|o| (termination_name(o.termination), o.winner.map(|c| c == Color::Tangerine)))
+    }
+
+    /// The two-letter code of the piece on *square* (``"a0"`` … ``"h7"``), or ``None``.
+    fn piece_at(&self, square: &str) -> PyResult<Option<String>> {
+        Ok(self.game.board().piece_at(square_arg(square)?).map(|p| p.code()))
+    }
+
+    /// The beam the king of *tangerine*'s side (``True``) or Lavender's would fire now: ``(squares
+    /// entered in order, end, square)`` where *end* is ``"edge"``, ``"zap"`` or ``"king"`` and
+    /// *square* the struck piece's square (``None`` at the edge).
+    fn laser(&self, tangerine: bool) -> (Vec<String>, &'static str, Option<String>) {
+        let board = self.game.board();
+        let color = if tangerine { Color::Tangerine } else { Color::Lavender };
+        let (squares, end) = board.trace(color);
+        let (kind, at) = match end {
+            ShotEnd::Edge => ("edge", None),
+            ShotEnd::Zap(sq) => ("zap", Some(sq.to_string())),
+            ShotEnd::King(sq) => ("king", Some(sq.to_string())),
+        };
+        (squares.iter().map(ToString::to_string).collect(), kind, at)
+    }
+
+    /// A copy, with its move stack.
+    fn copy(&self) -> PyLeiserBoard {
+        self.clone()
+    }
+
+    /// The board as text (rank 7 on top).
+    fn text(&self) -> String {
+        self.game.board().to_string()
+    }
+}
+
+/// Leaves of the move tree *depth* plies below *board* (the rules page's convention: Ko aside, a
+/// king hit ends a line), counted with the GIL released; Ctrl-C stops a deep count.
+#[pyfunction]
+pub fn leiserchess_perft(py: Python<'_>, board: &PyLeiserBoard, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let depth = int_arg(depth, "depth", 0, MAX_PERFT_DEPTH)? as u32;
+    let board = board.game.board().clone();
+    if depth <= QUICK_PERFT_DEPTH {
+        return Ok(py.detach(|| perft(&board, depth)));
+    }
+    let stop = AtomicBool::new(false);
+    interrupt::run_silent(py, &stop, || perft_interruptible(&board, depth, &stop))?
+        .ok_or_else(|| PyValueError::new_err("perft was stopped"))
+}
