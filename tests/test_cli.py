@@ -82,7 +82,7 @@ def test_a_command_is_one_entry(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     extra = cli.Command("bench2", "the bench again, under another name", "camelpy.tools.bench")
     monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, extra))
     monkeypatch.setattr(cli, "_BY_NAME", {c.name: c for c in cli.COMMANDS})
-    assert main(["--help"]) == 0 and "  bench2      the bench again" in capsys.readouterr().out
+    assert main(["--help"]) == 0 and "  bench2       the bench again" in capsys.readouterr().out
     assert main(["bench2", "--help"]) == 0 and capsys.readouterr().out.startswith("usage: camelpy bench2")
     assert main(["bench2", "1"]) == 0 and "Nodes searched: " in capsys.readouterr().out
 

@@ -186,6 +186,13 @@ def reference_perft(squares: Squares, side: str, depth: int, rules: int) -> int:
     return total
 
 
+def not_ko(squares: Squares, side: str, move: str, rules: int, earlier: list[Squares]) -> bool:
+    """Ko allows *move* unless its board is one of *earlier* (the board before it and the one before
+    the opponent's previous move); a shot that hits a king ends the game and is never Ko."""
+    after, _, hit = play(squares, side, move, rules)
+    return hit is not None or after not in earlier
+
+
 # ---- The tests ---------------------------------------------------------------------------------
 
 POSITIONS = [
@@ -218,7 +225,7 @@ def test_perft_and_every_move_match_the_reference(fen: str, what: str, rules: in
     for move in moves(squares, side, rules):
         after, zapped, hit = play(squares, side, move, rules)
         other = "L" if side == "T" else "T"
-        if after == squares:
+        if after == squares and not hit:
             assert move not in legal, (what, move)  # Ko: the board as it was
             continue
         assert move in legal, (what, move)
@@ -274,7 +281,7 @@ def test_random_games_match_the_reference(rules: int) -> None:
             assert perft(board, 1) == len(generated)
             # Ko by the reference: not the board before this move, nor the one before the opponent's.
             earlier = history[-2:]
-            legal = sorted(m for m in generated if play(squares, side, m, rules)[0] not in earlier)
+            legal = sorted(m for m in generated if not_ko(squares, side, m, rules, earlier))
             assert sorted(str(m) for m in board.legal_moves) == legal
             move = rng.choice(legal)
             after, _, _ = play(squares, side, move, rules)
@@ -354,3 +361,97 @@ def test_board_behaves_like_python_chess() -> None:
     assert board.turn is False and isinstance(board.zobrist_key(), int)
     assert "NN" in str(board) and str(board).splitlines()[0].startswith("7")
     assert board.pop() == Move("f4f5") and board.zobrist_key() == Board(rules=2018).zobrist_key()
+
+
+# ---- The player and the protocol ------------------------------------------------------------------
+
+
+def test_the_search_wins_when_it_can_and_keeps_its_king() -> None:
+    from camelpy.leiserchess import Searcher, evaluate, search
+
+    aimed = Board("7nn/8/8/8/8/8/8/EE6NW W")
+    result = search(aimed, depth=3)
+    assert result.info.win_in == 1 and result.move is not None
+    after = aimed.copy()
+    after.push(result.move)
+    assert after.outcome() == Outcome(Termination.KING_HIT, True)
+    # From the start, at a few depths: a legal move that does not hit its own king.
+    searcher = Searcher(hash_mb=2)
+    for depth in (1, 3, 5):
+        board = Board()
+        found = searcher.search(board, depth=depth)
+        assert found.move in board.legal_moves and found.info.depth == depth
+        board.push(found.move)
+        assert board.outcome() is None
+    # A finished game has no move; the evaluation is symmetric at the start but for the tempo.
+    assert search(after, depth=2).move is None
+    assert evaluate(Board()).value == Searcher().weights["tempo"]
+    with pytest.raises(ValueError, match="needs a depth, nodes or time"):
+        search(Board())
+    with pytest.raises(ValueError, match="unknown weight 'queen'"):
+        Searcher(weights={"queen": 9})
+
+
+def test_the_protocol_plays_and_never_exits_on_bad_input() -> None:
+    import subprocess
+    import sys
+
+    script = "\n".join(
+        [
+            "uci",
+            "setoption name Hash value 4",
+            "setoption name pawn value 5000",
+            "setoption name nonsense value 1",
+            "position startpos moves f4f5 e7e6",
+            "go depth 3",
+            "isready",
+            "position fen not-a-fen W",
+            "position startpos moves h0h0",
+            "go",
+            "\x00\xff garbage ☃",
+            "position startpos",
+            "perft 2",
+            "eval",
+            "display",
+            "go time 2000 inc 100",
+            "stop",
+            "setoption name Rules value 2018",
+            "position startpos",
+            "perft 1",
+            "position fen 8/8/8/8/8/8/8/NN6nn W moves a0R",
+            "go depth 2",
+            "quit",
+        ]
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "camelpy", "leiserchess"],
+        input=script + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "uciok" in lines and "readyok" in lines
+    assert "option name Rules type combo default 2016 var 2016 var 2018" in lines
+    bestmoves = [line.split()[1] for line in lines if line.startswith("bestmove ")]
+    assert len(bestmoves) == 3 and bestmoves[-1] == "(none)"  # the last game is over: a0R hit h0
+    after_two = Board()
+    after_two.push("f4f5")
+    after_two.push("e7e6")
+    assert after_two.is_legal(bestmoves[0])
+    strings = [line for line in lines if line.startswith("info string")]
+    for expected in (
+        "setoption: pawn must be",
+        "no option 'nonsense'",
+        "invalid Leiserchess FEN",
+        "illegal Leiserchess move 'h0h0'",
+        "expected a limit",
+        "unknown command",
+        "perft 2: 6084",
+        "perft 1: 82",
+        "eval ",
+        "fen ss3nw3/",
+    ):
+        assert any(expected in s for s in strings), expected
+    assert any(line.startswith("info depth 3 score ") for line in lines)

@@ -32,24 +32,35 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable, Mapping
 from typing import Union
 
 from camelpy import _core
-from camelpy._args import str_arg
+from camelpy._args import opt_int_arg, real_arg, str_arg
 from camelpy._quote import quote
 from camelpy.errors import InvalidMoveError
 
 __all__ = [
+    "DEFAULT_HASH_MB",
+    "DEFAULT_WEIGHTS",
     "LAVENDER",
     "RULES",
     "STARTING_FEN",
     "TANGERINE",
+    "WEIGHT_LIMITS",
+    "WEIGHT_NAMES",
     "Board",
+    "Evaluation",
     "Laser",
     "Move",
     "Outcome",
+    "SearchInfo",
+    "SearchResult",
+    "Searcher",
     "Termination",
+    "evaluate",
     "perft",
+    "search",
 ]
 
 TANGERINE = True
@@ -60,6 +71,18 @@ STARTING_FEN: str = _core.LEISERCHESS_START
 """The start position (2016; both rule sets use it)."""
 RULES = (2016, 2018)
 """The rule sets: 2016 (the default) and 2018."""
+WEIGHT_NAMES: tuple[str, ...] = tuple(spec[0] for spec in _core.LEISERCHESS_WEIGHTS)
+"""The evaluation's weights, in table order (the course's terms: pawns, pawns central, pawns between
+the kings, a king facing the enemy king, a king towards the centre, king mobility, laser coverage, and
+the tempo)."""
+DEFAULT_WEIGHTS: dict[str, int] = {spec[0]: spec[1] for spec in _core.LEISERCHESS_WEIGHTS}
+"""The hand-set weights (a copy: changing it changes nothing)."""
+WEIGHT_LIMITS: dict[str, tuple[int, int]] = {
+    spec[0]: (spec[2], spec[3]) for spec in _core.LEISERCHESS_WEIGHTS
+}
+"""Each weight's least and largest value."""
+DEFAULT_HASH_MB = 16
+"""The search's table size by default, in MiB."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -362,3 +385,163 @@ def perft(board: Board, depth: int) -> int:
     if not isinstance(board, Board):
         raise TypeError(f"board must be a camelpy.leiserchess.Board, got {type(board).__name__}")
     return _core.leiserchess_perft(board._native, depth)
+
+
+@dataclasses.dataclass(frozen=True)
+class Evaluation:
+    """The static evaluation of a position: the value for the side to move and each weight's feature
+    (Tangerine minus Lavender; the value is the features times the weights, turned to the side to
+    move, plus the tempo)."""
+
+    value: int
+    """Centipawns for the side to move (a pawn is 100)."""
+    features: dict[str, int]
+    """Each weight's feature, Tangerine minus Lavender."""
+
+
+def _weights(weights: Mapping[str, int] | None) -> list[int] | None:
+    if weights is None:
+        return None
+    if not isinstance(weights, Mapping):
+        raise TypeError(f"weights must be a mapping of names to integers, got {type(weights).__name__}")
+    unknown = sorted(set(weights) - set(WEIGHT_NAMES), key=str)
+    if unknown:
+        raise ValueError(f"unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}")
+    return [weights.get(name, DEFAULT_WEIGHTS[name]) for name in WEIGHT_NAMES]
+
+
+def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluation:
+    """The static evaluation of *board* with *weights* (names not given keep their defaults).
+
+    >>> evaluate(Board()).value
+    10
+    >>> evaluate(Board("8/8/8/8/8/8/NW7/NN6nn W")).features["pawn"]
+    1
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be a camelpy.leiserchess.Board, got {type(board).__name__}")
+    value, features = _core.leiserchess_evaluate(board._native, _weights(weights))
+    return Evaluation(value, dict(zip(WEIGHT_NAMES, features)))
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchInfo:
+    """One finished iteration of the player's search."""
+
+    depth: int
+    """Plies searched."""
+    score: int | None
+    """Centipawns for the side to move (a pawn is 100), or ``None`` once the result is proven."""
+    win_in: int | None
+    """Moves to a proven win (positive) or loss (negative): a king hit; ``None`` while unproven."""
+    nodes: int
+    """Positions searched, all iterations so far."""
+    time: float
+    """Seconds since the search began."""
+    pv: tuple[Move, ...]
+    """The principal variation, the best move first."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the move to play (``None`` only when the game is over) and the last
+    finished iteration."""
+
+    move: Move | None
+    info: SearchInfo
+
+
+def _info(raw: tuple[int, int | None, int | None, int, float, list[str]]) -> SearchInfo:
+    depth, cp, win, nodes, seconds, pv = raw
+    return SearchInfo(depth, cp, win, nodes, seconds, tuple(Move(m) for m in pv))
+
+
+class Searcher:
+    """The Leiserchess player's search, keeping its table of *hash_mb* MiB from move to move
+    (:meth:`clear` before a new game): iterative deepening, principal-variation search, a
+    transposition table, quiescence on moves whose shot zaps or hits a king, killer and history
+    ordering, late-move reductions (camelpy's search for the small games, ``rust/gamesearch``), with
+    the rules inside the tree: a hit king wins or loses, Ko, repetitions draw.
+
+    >>> searcher = Searcher(hash_mb=1)
+    >>> result = searcher.search(Board("7nn/8/8/8/8/8/8/EE6NW W"), depth=2)
+    >>> result.info.win_in  # its king's beam already runs via h0's mirror into h7
+    1
+    >>> Searcher(weights={"tempo": 0}).weights["tempo"]
+    0
+
+    :raises: :exc:`TypeError`/:exc:`ValueError` for a bad *hash_mb* or weight, :exc:`MemoryError` if
+        the table cannot be allocated.
+    """
+
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, *, weights: Mapping[str, int] | None = None) -> None:
+        self._native = _core.LeiserSearcher(hash_mb)
+        if weights is not None:
+            self.weights = weights
+
+    @property
+    def weights(self) -> dict[str, int]:
+        """The evaluation's weights by name (set a mapping to change some; the rest keep their value)."""
+        return dict(zip(WEIGHT_NAMES, self._native.weights()))
+
+    @weights.setter
+    def weights(self, weights: Mapping[str, int]) -> None:
+        merged = _weights({**self.weights, **weights} if isinstance(weights, Mapping) else weights)
+        assert merged is not None
+        self._native.set_weights(merged)
+
+    def clear(self) -> None:
+        """Forgets what earlier searches learnt (the table, killers and history)."""
+        self._native.clear()
+
+    def stop(self) -> None:
+        """Ends a running search (from another thread) soon; it returns its best move so far."""
+        self._native.stop()
+
+    def search(
+        self,
+        board: Board,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        time: float | None = None,
+        on_iteration: Callable[[SearchInfo], object] | None = None,
+    ) -> SearchResult:
+        """Searches the game *board* (its moves so far count: Ko and repetitions look back) to *depth*
+        plies, about *nodes* positions or *time* seconds, whichever comes first (none: until
+        :meth:`stop`), with the GIL released. *on_iteration* is called with every finished
+        iteration's :class:`SearchInfo`; an exception it raises stops the search and propagates.
+        Ctrl-C stops the search and raises :exc:`KeyboardInterrupt`. The board is not changed.
+
+        :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
+        """
+        if not isinstance(board, Board):
+            raise TypeError(f"board must be a camelpy.leiserchess.Board, got {type(board).__name__}")
+        depth = opt_int_arg(depth, "depth", 1, 2**31 - 1)
+        nodes = opt_int_arg(nodes, "nodes", 1)
+        seconds = None if time is None else real_arg(time, "time", minimum=0, maximum=365 * 24 * 3600)
+        if on_iteration is not None and not callable(on_iteration):
+            raise TypeError(f"on_iteration must be callable, got {type(on_iteration).__name__}")
+        callback = None if on_iteration is None else (lambda raw: on_iteration(_info(raw)))
+        move, info = self._native.search(board._native, depth, nodes, seconds, callback)
+        return SearchResult(None if move is None else Move(move), _info(info))
+
+
+def search(
+    board: Board,
+    *,
+    depth: int | None = None,
+    nodes: int | None = None,
+    time: float | None = None,
+    hash_mb: int = DEFAULT_HASH_MB,
+    weights: Mapping[str, int] | None = None,
+) -> SearchResult:
+    """:meth:`Searcher.search` with a new :class:`Searcher` of *hash_mb* MiB and *weights*.
+
+    >>> result = search(Board(), depth=3)
+    >>> result.move in Board().legal_moves, result.info.depth
+    (True, 3)
+    """
+    if depth is None and nodes is None and time is None:
+        raise ValueError("search needs a depth, nodes or time limit")
+    return Searcher(hash_mb, weights=weights).search(board, depth=depth, nodes=nodes, time=time)

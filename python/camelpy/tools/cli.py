@@ -16,8 +16,8 @@ camelpy 0.1.0
 usage: camelpy [-h] [--version] [<command> [<arguments>]]
 ...
 commands:
-  bench       run the fixed search benchmark: its node count (the bench signature) and speed
-  perft       count the leaves of the legal move tree, or check a perft suite
+  bench        run the fixed search benchmark: its node count (the bench signature) and speed
+  perft        count the leaves of the legal move tree, or check a perft suite
 ...
 """
 
@@ -87,6 +87,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
     Command(
         "train", "train the neural network (NNUE) on self-play data, on every core", "camelpy.tools.train"
+    ),
+    Command(
+        "leiserchess",
+        "Leiserchess: our player on the course's UCI-like protocol (stdin/stdout), perft",
+        "camelpy.tools.leiserchess",
     ),
     Command(
         "minichess",

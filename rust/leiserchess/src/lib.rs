@@ -4,9 +4,11 @@
 
 pub mod board;
 pub mod error;
+pub mod eval;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod types;
 mod zobrist;
 

@@ -67,10 +67,17 @@ impl Position {
     }
 
     /// True if a turn that leaves the pieces as `after` would break Ko: the pieces are as they were
-    /// before this move, or as they were before the opponent's previous move.
+    /// before this move, or as they were before the opponent's previous move. A turn whose shot hits a
+    /// king is never Ko: the hit king is out of the game, so the board is not as it was.
     pub fn is_ko(&self, after: &Board) -> bool {
-        after.same_pieces(&self.board)
-            || self.history.last().is_some_and(|(before, _)| after.same_pieces(before))
+        after.loser().is_none()
+            && (after.same_pieces(&self.board)
+                || self.history.last().is_some_and(|(before, _)| after.same_pieces(before)))
+    }
+
+    /// Every board of the game, the first first and the one now last.
+    pub fn boards(&self) -> impl Iterator<Item = &Board> + '_ {
+        self.history.iter().map(|(b, _)| b).chain(std::iter::once(&self.board))
     }
 
     /// Why `mv` may not be played here, or `None` if it may.

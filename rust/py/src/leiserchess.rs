@@ -2,19 +2,28 @@
 //! perft. Conversion only: moves cross as their notation (`e6e7`, `b3R`, `d5e4f5`), boards as FEN; the
 //! Python `camelpy.leiserchess.Board` wraps this class and owns the API.
 
-use std::sync::atomic::AtomicBool;
+use std::{
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Mutex,
+    },
+    time::Duration,
+};
 
+use camelpy_core::Score;
 use camelpy_leiserchess::{
+    eval::{evaluate, features, Weights, NUM_WEIGHTS, WEIGHT_SPECS},
     perft::{perft, perft_interruptible},
-    Board, Color, MoveError, Position, Rules, ShotEnd, Square, Termination, STARTING_FEN,
+    search::{Iteration, LeiserSearcher, Limits},
+    Board, Color, Move, MoveError, Position, Rules, ShotEnd, Square, Termination, STARTING_FEN,
 };
 use pyo3::{
-    exceptions::{PyIndexError, PyValueError},
+    exceptions::{PyIndexError, PyMemoryError, PyValueError},
     prelude::*,
 };
 
 use crate::{
-    args::{int_arg, MAX_PERFT_DEPTH},
+    args::{check_hash, int_arg, opt_int_arg, DEFAULT_HASH_MB, MAX_PERFT_DEPTH, MAX_SEARCH_DEPTH},
     errors::{IllegalMoveError, InvalidFenError, InvalidMoveError},
     interrupt,
 };
@@ -185,4 +194,145 @@ pub fn leiserchess_perft(py: Python<'_>, board: &PyLeiserBoard, depth: &Bound<'_
     let stop = AtomicBool::new(false);
     interrupt::run_silent(py, &stop, || perft_interruptible(&board, depth, &stop))?
         .ok_or_else(|| PyValueError::new_err("perft was stopped"))
+}
+
+/// The evaluation's weights as Python sees them: ``(name, default, min, max, why)``.
+pub fn weight_specs() -> Vec<(&'static str, i32, i32, i32, &'static str)> {
+    WEIGHT_SPECS.iter().map(|s| (s.name, s.default, s.min, s.max, s.why)).collect()
+}
+
+fn weights_arg(values: Vec<i32>) -> PyResult<Weights> {
+    let values: [i32; NUM_WEIGHTS] = values.try_into().map_err(|v: Vec<i32>| {
+        PyValueError::new_err(format!("expected {NUM_WEIGHTS} weights, got {}", v.len()))
+    })?;
+    let mut weights = Weights::default();
+    for (spec, value) in WEIGHT_SPECS.iter().zip(values) {
+        if !weights.set(spec.name, value) {
+            return Err(PyValueError::new_err(format!(
+                "weight {} must be between {} and {}, got {value}",
+                spec.name, spec.min, spec.max
+            )));
+        }
+    }
+    Ok(weights)
+}
+
+/// The evaluation of *board* for the side to move with *weights* (``None``: the defaults) and its
+/// features, Tangerine minus Lavender.
+#[pyfunction]
+#[pyo3(signature = (board, weights = None))]
+pub fn leiserchess_evaluate(board: &PyLeiserBoard, weights: Option<Vec<i32>>) -> PyResult<(i32, Vec<i32>)> {
+    let weights = weights.map(weights_arg).transpose()?.unwrap_or_default();
+    let b = board.game.board();
+    Ok((evaluate(b, &weights), features(b).to_vec()))
+}
+
+/// Longest time limit accepted, in seconds (a year).
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A finished iteration as Python sees it: ``(depth, cp, win_in, nodes, seconds, pv)`` (a proven
+/// result gives ``cp`` ``None`` and ``win_in`` the moves to it, negative for a loss).
+type IterationTuple = (i32, Option<i32>, Option<i32>, u64, f64, Vec<String>);
+
+fn iteration_tuple(it: &Iteration<Move>) -> IterationTuple {
+    let (cp, win) = match it.score {
+        Score::Cp(cp) => (Some(cp), None),
+        Score::Mate(n) => (None, Some(n)),
+    };
+    (it.depth, cp, win, it.nodes, it.elapsed.as_secs_f64(), it.pv.iter().map(ToString::to_string).collect())
+}
+
+/// The Leiserchess player's searcher (use ``camelpy.leiserchess.Searcher``): a table of *hash_mb*
+/// MiB kept between searches; :meth:`stop` from another thread ends a running search.
+#[pyclass(module = "camelpy._core", name = "LeiserSearcher", frozen)]
+pub struct PyLeiserSearcher {
+    searcher: Mutex<LeiserSearcher>,
+    stop: AtomicBool,
+}
+
+impl PyLeiserSearcher {
+    fn inner(&self) -> std::sync::MutexGuard<'_, LeiserSearcher> {
+        self.searcher.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl PyLeiserSearcher {
+    #[new]
+    #[pyo3(signature = (hash_mb = None))]
+    fn new(hash_mb: Option<&Bound<'_, PyAny>>) -> PyResult<PyLeiserSearcher> {
+        let mb = match hash_mb {
+            Some(v) if !v.is_none() => check_hash(v, "hash_mb", 1)?,
+            _ => DEFAULT_HASH_MB as usize,
+        };
+        let searcher = LeiserSearcher::new(mb).map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+        Ok(PyLeiserSearcher { searcher: Mutex::new(searcher), stop: AtomicBool::new(false) })
+    }
+
+    /// Forgets what earlier searches learnt (a new game); waits for a running search.
+    fn clear(&self, py: Python<'_>) {
+        py.detach(|| self.inner().clear());
+    }
+
+    /// The evaluation's weights, in the order of ``LEISERCHESS_WEIGHTS``.
+    fn weights(&self, py: Python<'_>) -> Vec<i32> {
+        py.detach(|| self.inner().weights.0.to_vec())
+    }
+
+    /// Sets every weight (in the order of ``LEISERCHESS_WEIGHTS``); waits for a running search.
+    fn set_weights(&self, py: Python<'_>, weights: Vec<i32>) -> PyResult<()> {
+        let weights = weights_arg(weights)?;
+        py.detach(|| self.inner().weights = weights);
+        Ok(())
+    }
+
+    /// Ends a running search soon (it returns its best move so far).
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Searches the game *board* to *depth*, *nodes* or *time* seconds (whichever first; none: until
+    /// :meth:`stop`), with the GIL released; *on_iteration* (if given) is called with each finished
+    /// iteration's tuple. Returns ``(best move or None, last iteration)``. Ctrl-C stops the search
+    /// and raises ``KeyboardInterrupt``.
+    #[pyo3(signature = (board, depth = None, nodes = None, time = None, on_iteration = None))]
+    fn search(
+        &self,
+        py: Python<'_>,
+        board: &PyLeiserBoard,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        time: Option<f64>,
+        on_iteration: Option<Py<PyAny>>,
+    ) -> PyResult<(Option<String>, IterationTuple)> {
+        let time = match time {
+            None => None,
+            Some(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Some(Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(PyValueError::new_err(format!(
+                    "time must be a number of seconds between 0 and {MAX_SECONDS}, got {s}"
+                )))
+            }
+        };
+        let limits = Limits {
+            depth: opt_int_arg(depth, "depth", 1, MAX_SEARCH_DEPTH)?.map(|d| d as i32),
+            nodes: opt_int_arg(nodes, "nodes", 1, u64::MAX)?,
+            time,
+        };
+        let game = board.game.clone();
+        self.stop.store(false, Ordering::Relaxed);
+        let result = interrupt::run(
+            py,
+            &self.stop,
+            |outbox| {
+                let mut searcher = self.inner();
+                searcher.search(&game, limits, &self.stop, |it| outbox.send(iteration_tuple(it)))
+            },
+            |py, info: IterationTuple| match &on_iteration {
+                Some(f) => f.call1(py, (info,)).map(drop),
+                None => Ok(()),
+            },
+        )?;
+        Ok((result.best_move.map(|m| m.to_string()), iteration_tuple(&result.info)))
+    }
 }

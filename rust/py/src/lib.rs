@@ -54,6 +54,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LEISERCHESS_START", leiserchess::START)?;
     m.add_class::<leiserchess::PyLeiserBoard>()?;
     m.add_function(wrap_pyfunction!(leiserchess::leiserchess_perft, m)?)?;
+    m.add_function(wrap_pyfunction!(leiserchess::leiserchess_evaluate, m)?)?;
+    m.add_class::<leiserchess::PyLeiserSearcher>()?;
+    m.add("LEISERCHESS_WEIGHTS", leiserchess::weight_specs())?;
     m.add_class::<minichess::PyMiniBoard>()?;
     m.add_function(wrap_pyfunction!(minichess::minichess_perft, m)?)?;
     m.add_class::<minichess::PyMiniSearcher>()?;

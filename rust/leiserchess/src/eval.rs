@@ -1,0 +1,207 @@
+//! The static evaluation: the course's terms as named weights in a run-time table, linear in its
+//! weights (each position's [`features`] are the coefficients a tuner fits), Tangerine minus
+//! Lavender, then turned to the side to move.
+//!
+//! The terms: pawns (material); pawns near the centre; pawns between the two kings (they shield and
+//! reflect); a king facing the enemy king (its laser points the right way); a king towards the centre
+//! (away from edges where it is easy to aim at); a king's free neighbours off the enemy's beam
+//! (room to dodge); the squares one's laser covers now (it threatens what stands there); and the
+//! tempo.
+
+use crate::{
+    board::Board,
+    types::{Color, Kind, Square, NEIGHBOURS},
+};
+
+/// One weight: its name, its default (set by hand; a pawn is 100) and why.
+pub struct WeightSpec {
+    /// The name (for a tuner's output, Python and the protocol's `setoption`).
+    pub name: &'static str,
+    /// The hand-set default.
+    pub default: i32,
+    /// Least value `setoption` accepts.
+    pub min: i32,
+    /// Largest value `setoption` accepts.
+    pub max: i32,
+    /// One line saying what it rewards.
+    pub why: &'static str,
+}
+
+/// How many weights (and features) there are.
+pub const NUM_WEIGHTS: usize = 8;
+
+/// The weights, in feature order.
+pub const WEIGHT_SPECS: [WeightSpec; NUM_WEIGHTS] = [
+    WeightSpec {
+        name: "pawn",
+        default: 100,
+        min: 0,
+        max: 1000,
+        why: "a pawn: material to shield and reflect with",
+    },
+    WeightSpec {
+        name: "pawn_central",
+        default: 4,
+        min: -100,
+        max: 100,
+        why: "each step a pawn stands nearer the centre (0-3)",
+    },
+    WeightSpec {
+        name: "pawn_between",
+        default: 10,
+        min: -100,
+        max: 100,
+        why: "a pawn inside the rectangle the two kings span",
+    },
+    WeightSpec {
+        name: "king_face",
+        default: 20,
+        min: -200,
+        max: 200,
+        why: "a king whose laser points towards the enemy king",
+    },
+    WeightSpec {
+        name: "king_centre",
+        default: 6,
+        min: -100,
+        max: 100,
+        why: "each step a king stands nearer the centre (0-3)",
+    },
+    WeightSpec {
+        name: "king_mobility",
+        default: 4,
+        min: -100,
+        max: 100,
+        why: "each empty neighbour of a king off the enemy's beam",
+    },
+    WeightSpec {
+        name: "laser_coverage",
+        default: 2,
+        min: -100,
+        max: 100,
+        why: "each square the king's laser enters now",
+    },
+    WeightSpec { name: "tempo", default: 10, min: -100, max: 100, why: "having the move" },
+];
+
+const PAWN: usize = 0;
+const PAWN_CENTRAL: usize = 1;
+const PAWN_BETWEEN: usize = 2;
+const KING_FACE: usize = 3;
+const KING_CENTRE: usize = 4;
+const KING_MOBILITY: usize = 5;
+const LASER_COVERAGE: usize = 6;
+/// The index of the tempo feature (always 1 for the side to move).
+pub const TEMPO: usize = 7;
+
+/// The evaluation's weights (a run-time table: defaults, or tuned or set ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Weights(pub [i32; NUM_WEIGHTS]);
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights(WEIGHT_SPECS.map(|spec| spec.default))
+    }
+}
+
+impl Weights {
+    /// Sets the weight `name` (`false` for an unknown name or a value out of its range).
+    pub fn set(&mut self, name: &str, value: i32) -> bool {
+        match WEIGHT_SPECS.iter().position(|s| s.name == name) {
+            Some(i) if (WEIGHT_SPECS[i].min..=WEIGHT_SPECS[i].max).contains(&value) => {
+                self.0[i] = value;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Steps from the board's central 2 × 2 squares: 0 in the centre, 3 at the edge.
+#[inline]
+fn edge_distance(sq: Square) -> i32 {
+    let from_centre = |x: i8| if x < 4 { 3 - x } else { x - 4 };
+    i32::from(from_centre(sq.file()).max(from_centre(sq.rank())))
+}
+
+/// The features of `board`, Tangerine minus Lavender (the tempo feature 1).
+pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
+    let mut f = [0; NUM_WEIGHTS];
+    let kings = [board.king(Color::Tangerine), board.king(Color::Lavender)];
+    let (lo_file, hi_file) = (kings[0].file().min(kings[1].file()), kings[0].file().max(kings[1].file()));
+    let (lo_rank, hi_rank) = (kings[0].rank().min(kings[1].rank()), kings[0].rank().max(kings[1].rank()));
+    let beams = [board.shoot(Color::Tangerine), board.shoot(Color::Lavender)];
+    for i in 0..64u8 {
+        let sq = Square::new(i);
+        let Some(piece) = board.piece_at(sq) else { continue };
+        if piece.kind() != Kind::Pawn {
+            continue;
+        }
+        let sign = if piece.color() == Color::Tangerine { 1 } else { -1 };
+        f[PAWN] += sign;
+        f[PAWN_CENTRAL] += sign * (3 - edge_distance(sq));
+        if (lo_file..=hi_file).contains(&sq.file()) && (lo_rank..=hi_rank).contains(&sq.rank()) {
+            f[PAWN_BETWEEN] += sign;
+        }
+    }
+    for color in Color::ALL {
+        let sign = if color == Color::Tangerine { 1 } else { -1 };
+        let (king, enemy) = (kings[color.index()], kings[color.flip().index()]);
+        let facing = board.piece_at(king).map_or(crate::types::Dir::North, |k| k.orientation().king_dir());
+        let (dx, dy) = facing.delta();
+        let towards = (enemy.file() - king.file()) * dx + (enemy.rank() - king.rank()) * dy;
+        f[KING_FACE] += sign * i32::from(towards > 0);
+        f[KING_CENTRE] += sign * (3 - edge_distance(king));
+        let enemy_beam = beams[color.flip().index()].path;
+        f[KING_MOBILITY] += sign
+            * NEIGHBOURS
+                .iter()
+                .filter_map(|&(df, dr)| king.offset(df, dr))
+                .filter(|&n| board.piece_at(n).is_none() && enemy_beam & n.bit() == 0)
+                .count() as i32;
+        f[LASER_COVERAGE] += sign * beams[color.index()].path.count_ones() as i32;
+    }
+    f[TEMPO] = 1;
+    f
+}
+
+/// The static evaluation of `board` for the side to move, in centipawns (a pawn is 100).
+pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
+    let f = features(board);
+    let tangerine: i32 = weights.0.iter().zip(f).take(TEMPO).map(|(w, x)| w * x).sum();
+    let us = if board.side_to_move() == Color::Tangerine { tangerine } else { -tangerine };
+    us + weights.0[TEMPO]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+
+    #[test]
+    fn the_start_is_level_and_the_evaluation_is_symmetric() {
+        let start = Board::start(Rules::R2016);
+        let f = features(&start);
+        assert_eq!((f[PAWN], f[PAWN_BETWEEN]), (0, 0));
+        // The same position seen from the other side: the board turned 180° and the colours swapped.
+        let fen = "nn7/8/8/8/8/8/8/SE6SS W";
+        let turned = "nn6nw/8/8/8/8/8/8/7SS B";
+        let (a, b) =
+            (Board::from_fen(fen, Rules::R2016).unwrap(), Board::from_fen(turned, Rules::R2016).unwrap());
+        assert_eq!(evaluate(&a, &Weights::default()), evaluate(&b, &Weights::default()));
+        let fa = features(&a);
+        assert_eq!(fa[PAWN], 1);
+        assert_eq!(features(&b)[PAWN], -1);
+    }
+
+    #[test]
+    fn weights_are_linear_and_settable() {
+        let board = Board::from_fen("nn7/8/8/3NW4/8/8/8/SE6SS W", Rules::R2016).unwrap();
+        let f = features(&board);
+        let mut w = Weights::default();
+        let expected: i32 = w.0.iter().zip(f).take(TEMPO).map(|(w, x)| w * x).sum::<i32>() + w.0[TEMPO];
+        assert_eq!(evaluate(&board, &w), expected);
+        assert!(w.set("pawn", 150) && w.0[PAWN] == 150);
+        assert!(!w.set("pawn", 5000) && !w.set("queen", 1));
+    }
+}

@@ -1,0 +1,280 @@
+//! The Leiserchess player's search: `camelpy-gamesearch`'s [`Searcher`] over the game's boards with the
+//! [`evaluate`] evaluation.
+//!
+//! The rules enter the tree here: a hit king is a won or lost game (the shooter's own king too), Ko
+//! removes moves (every move is made once to test it, which also tells which moves are noisy: those
+//! whose shot zaps a pawn or hits a king, the ones quiescence searches), a position seen before since
+//! the last zap is a draw (the game needs a third time, the search takes the first repeat, as chess
+//! engines do), and the 2018 rules' quiet-move draw. No null-move pruning: the laser fires even on the
+//! king's own null move, so passing is not a sound test here.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use camelpy_leiserchess::{search::{LeiserSearcher, Limits}, Board, Position, Rules};
+//!
+//! // Tangerine's king turns east and fires along rank 0 into Lavender's king: a win in one.
+//! let game = Position::new(Board::from_fen("8/8/8/8/8/8/8/NN6nn W", Rules::R2016).unwrap());
+//! let mut searcher = LeiserSearcher::new(1).unwrap();
+//! let limits = Limits { depth: Some(3), ..Limits::default() };
+//! let result = searcher.search(&game, limits, &AtomicBool::new(false), |_| {});
+//! assert_eq!(result.best_move.unwrap().to_string(), "a0R");
+//! assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
+//! ```
+
+use std::sync::atomic::AtomicBool;
+
+use camelpy_core::{
+    types::{mate_in, mated_in, VALUE_DRAW},
+    AllocError, Value,
+};
+use camelpy_gamesearch::{Game, Searcher};
+pub use camelpy_gamesearch::{Iteration, Limits, SearchResult};
+
+use crate::{
+    board::{Board, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
+    eval::{evaluate, Weights},
+    moves::Move,
+    position::Position,
+    types::{Color, Kind},
+};
+
+/// Ordering value of a move whose shot hits the enemy king (far above any zap).
+const ORDER_KING_HIT: i32 = 10_000;
+/// Ordering value per enemy pawn zapped (less per own pawn zapped).
+const ORDER_PAWN: i32 = 100;
+
+/// The boards from the game's first to the one searched now, and the weights: what the generic
+/// search plays on.
+pub struct SearchGame {
+    boards: Vec<Board>,
+    /// The evaluation's weights.
+    pub weights: Weights,
+}
+
+impl SearchGame {
+    /// The game `position` (its history included: Ko and repetitions look back) with `weights`.
+    pub fn new(position: &Position, weights: Weights) -> SearchGame {
+        SearchGame { boards: position.boards().cloned().collect(), weights }
+    }
+
+    #[inline]
+    fn board(&self) -> &Board {
+        // Never empty: built from a position, and `undo` only removes what `play` added.
+        &self.boards[self.boards.len() - 1]
+    }
+
+    /// True if `after` breaks Ko: the pieces as before this move, or as before the opponent's last
+    /// (a shot that hits a king ends the game and is never Ko).
+    #[inline]
+    fn is_ko(&self, after: &Board) -> bool {
+        let n = self.boards.len();
+        after.loser().is_none()
+            && (after.same_pieces(&self.boards[n - 1]) || (n >= 2 && after.same_pieces(&self.boards[n - 2])))
+    }
+
+    /// True if the board now stood before since the last zap (with the same side to move).
+    fn repeats(&self) -> bool {
+        let now = self.board();
+        let back = usize::from(now.quiet_plies()).min(self.boards.len() - 1);
+        self.boards[self.boards.len() - 1 - back..self.boards.len() - 1]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|b| b.key() == now.key() && b.same_pieces(now))
+    }
+
+    /// Pawns of each side on `board`.
+    fn pawns(board: &Board) -> [i32; 2] {
+        let mut n = [0; 2];
+        for i in 0..64u8 {
+            if let Some(p) = board.piece_at(crate::types::Square::new(i)) {
+                if p.kind() == Kind::Pawn {
+                    n[p.color().index()] += 1;
+                }
+            }
+        }
+        n
+    }
+
+    fn is_noisy_report(report: &TurnReport) -> bool {
+        report.zapped > 0 || report.king_hit.is_some()
+    }
+}
+
+impl Game for SearchGame {
+    type Move = Move;
+
+    const HISTORY_SLOTS: usize = 2 << 16;
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.board().key()
+    }
+
+    fn terminal_value(&self, ply: i32) -> Option<Value> {
+        let board = self.board();
+        if let Some(loser) = board.loser() {
+            return Some(if loser == board.side_to_move() { mated_in(ply) } else { mate_in(ply) });
+        }
+        if board.rules() == Rules::R2018 && board.quiet_plies() >= QUIET_PLIES_DRAW_2018 {
+            return Some(VALUE_DRAW);
+        }
+        self.repeats().then_some(VALUE_DRAW)
+    }
+
+    fn no_moves_value(&self, ply: i32) -> Value {
+        mated_in(ply)
+    }
+
+    fn generate(&self, moves: &mut Vec<Move>, noisy_only: bool) {
+        let board = self.board();
+        let mut all = Vec::with_capacity(128);
+        board.generate(&mut all);
+        for mv in all {
+            let (after, report) = board.after(mv);
+            if !self.is_ko(&after) && (!noisy_only || Self::is_noisy_report(&report)) {
+                moves.push(mv);
+            }
+        }
+    }
+
+    fn is_noisy(&self, mv: Move) -> bool {
+        Self::is_noisy_report(&self.board().after(mv).1)
+    }
+
+    fn noisy_order(&self, mv: Move) -> i32 {
+        let board = self.board();
+        let (after, report) = board.after(mv);
+        let us = board.side_to_move();
+        match report.king_hit {
+            Some(c) if c == us => return -ORDER_KING_HIT,
+            Some(_) => return ORDER_KING_HIT,
+            None => {}
+        }
+        let (before, now) = (Self::pawns(board), Self::pawns(&after));
+        let them = us.flip();
+        ORDER_PAWN * (before[them.index()] - now[them.index()])
+            - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        let board = self.board();
+        board.is_pseudo_legal(mv) && !self.is_ko(&board.after(mv).0)
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        let (next, _) = self.board().after(mv);
+        self.boards.push(next);
+    }
+
+    #[inline]
+    fn undo(&mut self) {
+        if self.boards.len() > 1 {
+            self.boards.pop();
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self) -> Value {
+        evaluate(self.board(), &self.weights)
+    }
+
+    #[inline]
+    fn in_danger(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn history_index(&self, mv: Move) -> usize {
+        (usize::from(self.board().side_to_move() == Color::Lavender) << 16) | usize::from(mv.bits())
+    }
+}
+
+/// The Leiserchess searcher: a table kept between searches, and the evaluation's weights.
+pub struct LeiserSearcher {
+    searcher: Searcher<SearchGame>,
+    /// The weights every search evaluates with.
+    pub weights: Weights,
+}
+
+impl LeiserSearcher {
+    /// A searcher with a table of about `hash_mb` MiB and the default weights.
+    pub fn new(hash_mb: usize) -> Result<LeiserSearcher, AllocError> {
+        Ok(LeiserSearcher { searcher: Searcher::new(hash_mb)?, weights: Weights::default() })
+    }
+
+    /// Forgets what earlier searches learnt (for a new game).
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Searches the game `position` within `limits`; `on_iteration` sees every finished iteration;
+    /// `stop` ends the search early. The best move is `None` only when the game is over.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_iteration: impl FnMut(&Iteration<Move>),
+    ) -> SearchResult<Move> {
+        let mut game = SearchGame::new(position, self.weights);
+        if position.outcome().is_some() {
+            // A finished game (a third repetition, say) has no move, whatever the search would find.
+            let mut result =
+                self.searcher.search(&mut game, Limits { depth: Some(1), ..limits }, stop, |_| {});
+            result.best_move = None;
+            return result;
+        }
+        self.searcher.search(&mut game, limits, stop, on_iteration)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(fen: &str, depth: i32) -> SearchResult<Move> {
+        let game = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
+        let mut searcher = LeiserSearcher::new(1).unwrap();
+        searcher.search(
+            &game,
+            Limits { depth: Some(depth), ..Limits::default() },
+            &AtomicBool::new(false),
+            |_| {},
+        )
+    }
+
+    #[test]
+    fn its_move_from_the_start_keeps_its_own_king() {
+        let result = search(crate::STARTING_FEN, 3);
+        let (after, report) = Board::start(Rules::R2016).after(result.best_move.unwrap());
+        assert_eq!((report.king_hit, after.loser()), (None, None));
+        assert!(result.info.depth == 3 && !result.info.pv.is_empty());
+    }
+
+    #[test]
+    fn a_shot_that_is_already_aimed_wins_at_once() {
+        // Tangerine's king on a0 fires east to the NW pawn on h0, which turns the beam north up the h
+        // file into Lavender's king on h7: any move that leaves that path alone wins.
+        let fen = "7nn/8/8/8/8/8/8/EE6NW W";
+        let result = search(fen, 2);
+        let (_, report) = Board::from_fen(fen, Rules::R2016).unwrap().after(result.best_move.unwrap());
+        assert_eq!(report.king_hit, Some(Color::Lavender));
+        assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
+    }
+
+    #[test]
+    fn repetitions_and_ko_are_seen_in_the_tree() {
+        let mut game = Position::new(Board::from_fen("ss7/8/8/8/8/8/8/7NN W", Rules::R2016).unwrap());
+        for text in ["h0R", "a7R", "h0L", "a7L"] {
+            game.push_text(text).unwrap();
+        }
+        let search_game = SearchGame::new(&game, Weights::default());
+        assert!(search_game.repeats());
+        let mut moves = Vec::new();
+        search_game.generate(&mut moves, false);
+        assert!(!moves.contains(&"h0h0".parse().unwrap()), "the null move zaps nothing: Ko");
+    }
+}
