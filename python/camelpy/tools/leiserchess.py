@@ -1,6 +1,7 @@
 """``camelpy leiserchess``: camelpy's Leiserchess player as an engine speaking the course's UCI-like
 protocol on standard input and output, so it can stand in for a course player (in its autotester,
-say); ``--perft N`` counts perft instead.
+say); ``--perft N`` counts perft instead, and ``camelpy leiserchess match`` plays two such engines
+against each other (:mod:`camelpy.tools.leiserchess_match`).
 
 The protocol (one command a line; the engine never exits on bad input, it answers ``info string …``):
 
@@ -254,7 +255,13 @@ class LeiserEngine:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``leiserchess`` subcommand's options."""
+    """The ``leiserchess`` subcommand's options, and ``leiserchess match``'s."""
+    from camelpy.tools import leiserchess_match
+
+    sub = parser.add_subparsers(dest="mode", metavar="[match]")
+    leiserchess_match.add_arguments(
+        sub.add_parser("match", prog="camelpy leiserchess match", help="a match between two protocol engines")
+    )
     parser.add_argument("--rules", type=int, default=2016, choices=RULES, help="the rule set (default 2016)")
     parser.add_argument("--hash", type=int, default=DEFAULT_HASH_MB, metavar="MB", help="table size in MiB")
     parser.add_argument("--perft", type=int, metavar="N", help="print perft N from --fen and exit")
@@ -262,7 +269,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Runs ``camelpy leiserchess``."""
+    """Runs ``camelpy leiserchess`` (the engine, ``--perft``, or ``match``)."""
+    if getattr(args, "mode", None) == "match":
+        from camelpy.tools import leiserchess_match
+
+        return leiserchess_match.main(args)
     if args.perft is not None:
         depth = int_arg(args.perft, "--perft", 0, 12)
         board = Board(args.fen, rules=args.rules) if args.fen else Board(rules=args.rules)

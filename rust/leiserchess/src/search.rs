@@ -120,7 +120,8 @@ impl Game for SearchGame {
         if board.rules() == Rules::R2018 && board.quiet_plies() >= QUIET_PLIES_DRAW_2018 {
             return Some(VALUE_DRAW);
         }
-        self.repeats().then_some(VALUE_DRAW)
+        // At the root a repeat is not the end (the game needs a third time): search it.
+        (ply > 0 && self.repeats()).then_some(VALUE_DRAW)
     }
 
     fn no_moves_value(&self, ply: i32) -> Value {
@@ -273,6 +274,11 @@ mod tests {
         }
         let search_game = SearchGame::new(&game, Weights::default());
         assert!(search_game.repeats());
+        assert_eq!(search_game.terminal_value(0), None, "a repeat at the root is searched");
+        assert_eq!(search_game.terminal_value(1), Some(VALUE_DRAW));
+        let mut searcher = LeiserSearcher::new(1).unwrap();
+        let limits = Limits { depth: Some(1), ..Limits::default() };
+        assert!(searcher.search(&game, limits, &AtomicBool::new(false), |_| {}).best_move.is_some());
         let mut moves = Vec::new();
         search_game.generate(&mut moves, false);
         assert!(!moves.contains(&"h0h0".parse().unwrap()), "the null move zaps nothing: Ko");

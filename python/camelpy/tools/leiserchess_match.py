@@ -1,0 +1,499 @@
+"""``camelpy leiserchess match``: games between two engines that speak the course's UCI-like Leiserchess
+protocol (``camelpy leiserchess`` or a course player), refereed by camelpy's own rules, in pairs from
+the same opening with colours swapped, with the statistics of ``camelpy match``: score, Elo ± 95 %,
+normalized Elo, the pentanomial, an optional SPRT, time forfeits.
+
+The referee sends ``position startpos moves …`` and ``go …`` (``time T inc I`` in milliseconds from
+the mover's clock, or ``depth``/``nodes``/``movetime`` from the engine's limits) and plays the
+``bestmove``. It ends a game when a laser hits a king (that side loses), at the third repetition or
+(2018) after 50 moves each without a zap (draws), after ``--max-plies`` plies (a draw by adjudication),
+and when an engine answers with a move the rules do not allow (Ko included) or with none, overruns its
+clock, or dies (it loses). Openings are the start position plus ``--random-plies`` random moves, the
+same for both games of a pair (seeded: pair *i* of a run seeded *s* always gets the same ones).
+
+Results are saved as they come: ``games.jsonl`` (a header line with the settings, then one line a
+game) and ``games.txt`` (each game in the course's move notation with tags, PGN-like). Run the same
+command again and the match resumes where it stopped; Ctrl-C loses at most the games being played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import contextlib
+import dataclasses
+import json
+import os
+import random
+import select
+import subprocess
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from camelpy._args import int_arg, path_arg
+from camelpy.leiserchess import RULES, STARTING_FEN, Board
+from camelpy.tools import stats
+from camelpy.tools.engines import EngineConfig, parse_engine
+
+__all__ = ["GameResult", "LeiserPlayer", "add_arguments", "main", "opening_for", "play_game", "run_match"]
+
+JSONL_VERSION = 1
+"""Format version in the header line of ``games.jsonl``."""
+STARTUP_SECONDS = 20.0
+"""How long an engine may take to answer ``uciok`` and ``readyok`` at start-up."""
+SLACK_SECONDS = 5.0
+"""How long the referee waits for a ``bestmove`` with no limit of its own (not reached: every engine
+has a limit)."""
+UNTIMED_SECONDS = 3600.0
+"""How long the referee waits for the ``bestmove`` of a depth- or node-limited search without a clock."""
+DEFAULT_MAX_PLIES = 400
+"""Plies after which a game is adjudicated a draw (the course's games rarely last 200)."""
+
+
+class LeiserPlayer:
+    """One running protocol engine: lines in, lines out with deadlines, killed when done."""
+
+    def __init__(self, config: EngineConfig) -> None:
+        self.config = config
+        self.process: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+
+    def start(self) -> None:
+        """Starts it and waits for ``uciok``, sets its options and waits for ``readyok``.
+
+        :raises: :exc:`ValueError` naming the engine if it cannot start or does not answer.
+        """
+        try:
+            self.process = subprocess.Popen(
+                list(self.config.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as err:
+            raise ValueError(f"cannot start engine {self.config.name!r}: {err}") from None
+        self._buffer = b""
+        self.send("uci")
+        if not self._wait_for("uciok", time.monotonic() + STARTUP_SECONDS):
+            self.kill()
+            raise ValueError(f"engine {self.config.name!r} did not answer 'uci' with 'uciok'")
+        for name, value in self.config.options:
+            self.send(f"setoption name {name} value {value}")
+        self.ready()
+
+    def ready(self) -> None:
+        """``isready`` → ``readyok``, or :exc:`ValueError`."""
+        self.send("isready")
+        if not self._wait_for("readyok", time.monotonic() + STARTUP_SECONDS):
+            raise ValueError(f"engine {self.config.name!r} did not answer 'isready'")
+
+    def send(self, line: str) -> None:
+        """Writes one line (a dead engine is noticed when its answer does not come)."""
+        if self.process is None or self.process.stdin is None:
+            return
+        with contextlib.suppress(OSError):
+            self.process.stdin.write(line.encode() + b"\n")
+            self.process.stdin.flush()
+
+    def read_line(self, deadline: float) -> str | None:
+        """The next line before *deadline* (``time.monotonic``), or ``None`` (time up, or it died)."""
+        while b"\n" not in self._buffer:
+            if self.process is None or self.process.stdout is None:
+                return None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode(errors="replace").strip()
+
+    def _wait_for(self, word: str, deadline: float) -> bool:
+        while True:
+            line = self.read_line(deadline)
+            if line is None:
+                return False
+            if line == word:
+                return True
+
+    def best_move(self, moves: list[str], go: str, deadline: float) -> str | None:
+        """Sends the game and *go*; the ``bestmove`` before *deadline*, or ``None``."""
+        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(go)
+        while True:
+            line = self.read_line(deadline)
+            if line is None:
+                return None
+            words = line.split()
+            if words and words[0] == "bestmove":
+                return words[1] if len(words) > 1 else ""
+
+    def kill(self) -> None:
+        """Asks it to quit, then kills it."""
+        if self.process is None:
+            return
+        self.send("quit")
+        try:
+            self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        self.process = None
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    """One finished game."""
+
+    pair: int
+    """The pair (one opening, colours swapped)."""
+    game: int
+    """0 or 1 within the pair."""
+    tangerine: str
+    """The engine that moved first."""
+    lavender: str
+    """The other engine."""
+    opening: tuple[str, ...]
+    """The random moves the game started with."""
+    moves: tuple[str, ...]
+    """The engines' moves."""
+    result: str
+    """``1-0`` (Tangerine won), ``0-1`` or ``1/2-1/2``."""
+    termination: str
+    """``king_hit``, ``repetition``, ``quiet_moves``, ``max_plies``, ``illegal_move``, ``time``, ``crash``."""
+
+    def score_for(self, name: str) -> float:
+        """*name*'s points."""
+        won = {"1-0": self.tangerine, "0-1": self.lavender}.get(self.result)
+        return 0.5 if self.result == "1/2-1/2" else 1.0 if won == name else 0.0
+
+    def to_text(self, rules: int) -> str:
+        """The game in the course's notation with tags (PGN-like)."""
+        tags = [
+            ("Event", "camelpy leiserchess match"),
+            ("Round", f"{self.pair + 1}.{self.game + 1}"),
+            ("Tangerine", self.tangerine),
+            ("Lavender", self.lavender),
+            ("Rules", str(rules)),
+            ("FEN", STARTING_FEN),
+            ("Result", self.result),
+            ("Termination", self.termination),
+        ]
+        words = []
+        for i, move in enumerate(self.opening + self.moves):
+            if i % 2 == 0:
+                words.append(f"{i // 2 + 1}.")
+            words.append(move + ("" if i != len(self.opening) - 1 else " {book}"))
+        head = "\n".join(f'[{k} "{v}"]' for k, v in tags)
+        return f"{head}\n\n{' '.join(words + [self.result])}\n"
+
+
+def opening_for(seed: int, pair: int, plies: int, rules: int) -> tuple[str, ...]:
+    """The random opening of *pair*: *plies* moves that neither end the game nor break Ko."""
+    rng = random.Random(f"{seed}:{pair}")
+    for _ in range(100):
+        board = Board(rules=rules)
+        moves: list[str] = []
+        while len(moves) < plies:
+            choices = []
+            for move in board.legal_moves:
+                trial = board.copy()
+                trial.push(move)
+                if not trial.is_game_over():
+                    choices.append(str(move))
+            if not choices:
+                break
+            chosen = rng.choice(sorted(choices))
+            board.push(chosen)
+            moves.append(chosen)
+        if len(moves) == plies:
+            return tuple(moves)
+    raise ValueError(f"no opening of {plies} plies found for pair {pair}")
+
+
+def _go(config: EngineConfig, clock: float) -> tuple[str, float]:
+    """The ``go`` command for *config* with *clock* seconds left on its clock (if it has one), and the
+    seconds it may take."""
+    parts = ["go"]
+    allowed = SLACK_SECONDS
+    if config.tc is not None:
+        parts.append(f"time {max(int(clock * 1000), 1)} inc {int(config.tc.inc * 1000)}")
+        allowed = clock + config.timemargin_ms / 1000
+    elif config.st is not None:
+        parts.append(f"movetime {int(config.st * 1000)}")
+        allowed = config.st + config.timemargin_ms / 1000
+    elif config.depth is not None or config.nodes is not None:
+        allowed = UNTIMED_SECONDS
+    if config.depth is not None:
+        parts.append(f"depth {config.depth}")
+    if config.nodes is not None:
+        parts.append(f"nodes {config.nodes}")
+    return " ".join(parts), allowed
+
+
+def play_game(
+    players: tuple[LeiserPlayer, LeiserPlayer],
+    pair: int,
+    game: int,
+    opening: tuple[str, ...],
+    rules: int,
+    max_plies: int,
+) -> GameResult:
+    """Plays one game, ``players[0]`` moving first (Tangerine), from *opening*."""
+    board = Board(rules=rules)
+    for move in opening:
+        board.push(move)
+    names = (players[0].config.name, players[1].config.name)
+    clocks = [p.config.tc.base if p.config.tc is not None else 0.0 for p in players]
+    played: list[str] = []
+    for player in players:
+        player.send("ucinewgame")
+        player.ready()
+
+    def finish(result: str, termination: str) -> GameResult:
+        return GameResult(pair, game, names[0], names[1], opening, tuple(played), result, termination)
+
+    def loses(side: int, termination: str) -> GameResult:
+        return finish("0-1" if side == 0 else "1-0", termination)
+
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            return finish(outcome.result(), outcome.termination.value)
+        if len(opening) + len(played) >= max_plies:
+            return finish("1/2-1/2", "max_plies")
+        side = 0 if board.turn else 1
+        player = players[side]
+        go, allowed = _go(player.config, clocks[side])
+        began = time.monotonic()
+        answer = player.best_move(list(opening) + played, go, began + allowed)
+        spent = time.monotonic() - began
+        if answer is None:
+            alive = player.process is not None and player.process.poll() is None
+            return loses(side, "time" if alive else "crash")
+        if player.config.tc is not None:
+            clocks[side] -= spent
+            if clocks[side] < -player.config.timemargin_ms / 1000:
+                return loses(side, "time")
+            clocks[side] += player.config.tc.inc
+        try:
+            board.push(answer)
+        except (ValueError, TypeError):
+            played.append(answer)
+            return loses(side, "illegal_move")
+        played.append(answer)
+
+
+def _settings(engines: tuple[EngineConfig, EngineConfig], args: dict[str, Any]) -> dict[str, Any]:
+    return {"engines": [e.to_json() for e in engines], **args}
+
+
+def _read_log(path: Path, settings: dict[str, Any]) -> list[GameResult]:
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        return []
+    header = json.loads(lines[0])
+    if header.get("version") != JSONL_VERSION or header.get("settings") != settings:
+        raise ValueError(
+            f"{str(path)!r} holds another match (other engines or settings): use another --out, or the"
+            " same command as before"
+        )
+    games = []
+    for line in lines[1:]:
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            data = json.loads(line)
+            data["opening"] = tuple(data["opening"])
+            data["moves"] = tuple(data["moves"])
+            games.append(GameResult(**data))
+    return games
+
+
+def run_match(
+    engines: tuple[EngineConfig, EngineConfig],
+    *,
+    pairs: int,
+    out: str | os.PathLike[str],
+    rules: int = 2016,
+    random_plies: int = 2,
+    seed: int = 0,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    concurrency: int = 1,
+    sprt: stats.SPRT | None = None,
+    report: Any = print,
+) -> dict[str, Any]:
+    """Plays *pairs* game pairs between *engines* (resuming the log in *out*) and returns the summary
+    (also written to ``summary.json``). With *sprt* the match stops once the test decides."""
+    folder = Path(path_arg(out, "out"))
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = _settings(
+        engines, {"rules": rules, "random_plies": random_plies, "seed": seed, "max_plies": max_plies}
+    )
+    log = folder / "games.jsonl"
+    done = _read_log(log, settings)
+    if not log.exists() or not log.read_text(encoding="utf-8").strip():
+        log.write_text(json.dumps({"version": JSONL_VERSION, "settings": settings}) + "\n", encoding="utf-8")
+    finished = {(g.pair, g.game) for g in done}
+    lock = threading.Lock()
+    stop = threading.Event()
+    games = list(done)
+
+    def decided() -> bool:
+        if sprt is None:
+            return False
+        return sprt.status(_summary(engines, games, rules)["pentanomial"]) is not None
+
+    def play_pair(pair: int) -> None:
+        if stop.is_set():
+            return
+        opening = opening_for(seed, pair, random_plies, rules)
+        players = (LeiserPlayer(engines[0]), LeiserPlayer(engines[1]))
+        try:
+            for p in players:
+                p.start()
+            for game in (0, 1):
+                if (pair, game) in finished or stop.is_set():
+                    continue
+                order = players if game == 0 else (players[1], players[0])
+                result = play_game(order, pair, game, opening, rules, max_plies)
+                with lock:
+                    games.append(result)
+                    with log.open("a", encoding="utf-8") as f:
+                        f.write(json.dumps(dataclasses.asdict(result)) + "\n")
+                    with (folder / "games.txt").open("a", encoding="utf-8") as f:
+                        f.write(result.to_text(rules) + "\n")
+                    line = _summary(engines, games, rules)
+                    report(
+                        f"game {len(games)}: {result.tangerine} - {result.lavender} {result.result}"
+                        f" ({result.termination}); {line['status']}"
+                    )
+                    if decided():
+                        stop.set()
+        finally:
+            for p in players:
+                p.kill()
+
+    todo = [p for p in range(pairs) if (p, 0) not in finished or (p, 1) not in finished]
+    if not decided():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+            try:
+                list(pool.map(play_pair, todo))
+            except KeyboardInterrupt:
+                stop.set()
+                raise
+    summary = _summary(engines, games, rules)
+    if sprt is not None:
+        summary["sprt"] = {
+            "elo0": sprt.elo0,
+            "elo1": sprt.elo1,
+            "llr": sprt.llr(summary["pentanomial"]) if games else 0.0,
+            "decision": sprt.status(summary["pentanomial"]) if games else None,
+        }
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+def _summary(
+    engines: tuple[EngineConfig, EngineConfig], games: list[GameResult], rules: int
+) -> dict[str, Any]:
+    name = engines[0].name
+    points: dict[int, list[float]] = {}
+    wins = draws = losses = 0
+    for g in games:
+        s = g.score_for(name)
+        wins += s == 1.0
+        draws += s == 0.5
+        losses += s == 0.0
+        points.setdefault(g.pair, []).append(s)
+    penta = stats.pentanomial(sum(p) for p in points.values() if len(p) == 2)
+    results = penta if sum(penta) else (losses, draws, wins)
+    n = wins + draws + losses
+    summary: dict[str, Any] = {
+        "engine1": name,
+        "engine2": engines[1].name,
+        "rules": rules,
+        "games": n,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "pentanomial": list(penta),
+        "terminations": dict(Counter(g.termination for g in games).most_common()),
+        "time_forfeits": sum(g.termination == "time" for g in games),
+    }
+    status = f"+{wins}={draws}-{losses}"
+    if n and len(set(results)) > 1:
+        elo, nelo = stats.elo_estimate(results), stats.normalized_elo(results)
+        summary["elo"] = {"elo": elo.elo, "error": elo.error}
+        summary["nelo"] = {"elo": nelo.elo, "error": nelo.error}
+        status += f" Elo {elo}"
+    summary["status"] = status
+    return summary
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``match`` options (under ``camelpy leiserchess match``)."""
+    parser.add_argument("--engine", nargs="+", action="append", required=True, metavar="WORD",
+                        help="an engine: its command, then key=value words (name=, tc=, st=, depth=, nodes=,"
+                        " option.Name=V); give two")  # fmt: skip
+    parser.add_argument("--each", nargs="+", default=[], metavar="WORD", help="words for both engines")
+    parser.add_argument("--rounds", type=int, default=10, metavar="N", help="game pairs (default 10)")
+    parser.add_argument("--rules", type=int, default=2016, choices=RULES, help="the rule set (default 2016)")
+    parser.add_argument("--random-plies", type=int, default=2, metavar="N", help="random opening plies (2)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="the openings' seed (default 0)")
+    parser.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, metavar="N", help="draw after N")
+    parser.add_argument("--concurrency", type=int, default=1, metavar="N", help="pairs at once (default 1)")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), help="stop when decided")
+    parser.add_argument("--out", required=True, metavar="DIR", help="games.jsonl, games.txt, summary.json")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Runs ``camelpy leiserchess match``."""
+    if len(args.engine) != 2:
+        raise ValueError(f"give two --engine, got {len(args.engine)}")
+    engines = (parse_engine(args.engine[0], args.each), parse_engine(args.engine[1], args.each))
+    if engines[0].name == engines[1].name:
+        engines = (
+            dataclasses.replace(engines[0], name=engines[0].name + "-1"),
+            dataclasses.replace(engines[1], name=engines[1].name + "-2"),
+        )
+    sprt = stats.SPRT(args.sprt[0], args.sprt[1]) if args.sprt else None
+    summary = run_match(
+        engines,
+        pairs=int_arg(args.rounds, "--rounds", 1, 10**6),
+        out=args.out,
+        rules=args.rules,
+        random_plies=int_arg(args.random_plies, "--random-plies", 0, 40),
+        seed=int_arg(args.seed, "--seed", 0, 2**63),
+        max_plies=int_arg(args.max_plies, "--max-plies", 2, 10**6),
+        concurrency=int_arg(args.concurrency, "--concurrency", 1, 256),
+        sprt=sprt,
+    )
+    lines = [f"Results of {summary['engine1']} vs {summary['engine2']} ({summary['rules']} rules):"]
+    if "elo" in summary:
+        lines.append(
+            f"Elo: {summary['elo']['elo']:+.2f} +/- {summary['elo']['error']:.2f},"
+            f" nElo: {summary['nelo']['elo']:+.2f} +/- {summary['nelo']['error']:.2f}"
+        )
+    lines.append(
+        f"Games: {summary['games']}, Wins: {summary['wins']}, Losses: {summary['losses']},"
+        f" Draws: {summary['draws']}, time forfeits: {summary['time_forfeits']}"
+    )
+    lines.append(f"Ptnml(0-2): {summary['pentanomial']}")
+    if "sprt" in summary:
+        lines.append(f"LLR: {summary['sprt']['llr']:.2f}, decision: {summary['sprt']['decision']}")
+    lines.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()))
+    print("\n".join(lines))
+    return 0
