@@ -324,11 +324,12 @@ def test_the_tuner_recovers_known_weights() -> None:
     samples = Samples(features, plies, white, [0.0] * n)
     c = coefficients(samples)
     w = np.asarray([truth[name] for name in WEIGHT_NAMES], dtype=float)
-    k = 1.3
-    p = 1 / (1 + np.exp(-k * (c @ w) / 400))
+    k, bias = 1.3, -60.0  # Black's advantage, which the fit must put in the bias, not in the weights
+    p = 1 / (1 + np.exp(-k * (c @ w + bias) / 400))
     samples = Samples(features, plies, white, (rng.random(n) < p).astype(float).tolist())
     result = fit(samples, epochs=500)
     assert abs(result.k - k) < 0.6
+    assert abs(result.bias / (result.weights["pawn"] / truth["pawn"]) - bias) < 15, result.bias
     # The ratios are what the data determine (K and the weights trade off): compare relative to pawn.
     scale = result.weights["pawn"] / truth["pawn"]
     for name in ("knight", "queen", "mobility", "tempo"):

@@ -3,8 +3,10 @@
 The evaluation is linear in its weights (:func:`camelpy.minichess.evaluate`): for a position with
 features ``f`` (White minus Black), ply ``p`` and White to move or not, White's evaluation is
 ``Σ wᵢ·cᵢ`` with ``cᵢ = fᵢ``, except ``c_count = f_count · p / 50`` and ``c_tempo = ±1``. The tuner
-(as ``camelpy tune`` does for chess, Texel's method) first fits the scale ``K`` that makes
-``sigmoid(K · eval / 400)`` predict the game results best at the starting weights, then minimises the
+(as ``camelpy tune`` does for chess, Texel's method) first fits the scale ``K`` and a colour bias
+``b`` that make ``sigmoid(K · (eval + b) / 400)`` predict the game results best at the starting weights
+(the bias takes up the game's advantage for one colour, which no colour-symmetric weight should
+imitate; it is reported, not exported), then minimises the
 mean squared error between that prediction and the result over the weights with Adam, full batch, and
 keeps the weights at the epoch with the lowest error on a held-out tenth of the positions (whole blocks
 of games). ``--freeze NAMES`` keeps the named weights at their hand-set values (for example the piece
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import time
@@ -53,6 +56,10 @@ LEARNING_RATE = 1.0
 useful pace without jitter."""
 EPOCHS = 3000
 """Full-batch Adam steps: a 12-weight fit converges in well under this (the loss flattens)."""
+BIAS_ROUNDS = 4
+"""Turns of fitting K, then the colour bias, at the starting weights (they settle in two or three)."""
+MAX_BIAS = 400.0
+"""The colour bias is searched in ±this many centipawns (four pawns: far more than any opening gives)."""
 
 
 def _numpy() -> Any:
@@ -81,6 +88,9 @@ class TuneResult:
     """The fitted weights, rounded."""
     k: float
     """The sigmoid scale fitted at the starting weights."""
+    bias: float
+    """The colour bias kept with the weights: White's advantage no weight explains, in centipawns
+    (negative: Black's). Reported, not part of the evaluation."""
     start_loss: tuple[float, float]
     """Training and validation loss at the starting weights."""
     loss: tuple[float, float]
@@ -94,6 +104,18 @@ def _loss(np: Any, c: Any, y: Any, w: Any, k: float) -> float:
     return float(np.mean((p - y) ** 2))
 
 
+def _golden(f: Any, lo: float, hi: float, steps: int = 60) -> float:
+    """The minimum of the unimodal *f* on [*lo*, *hi*] by golden-section search."""
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(steps):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if f(a) < f(b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
+
+
 def fit(
     samples: Samples,
     start: dict[str, int] | None = None,
@@ -102,7 +124,10 @@ def fit(
     freeze: frozenset[str] = frozenset(),
 ) -> TuneResult:
     """Fits the weights to *samples* from *start* (default: the hand-set weights); the weights named
-    in *freeze* keep their starting values.
+    in *freeze* keep their starting values. A colour bias (a constant in White's favour, in
+    centipawns) is fitted with them and reported, not exported: MiniChess favours one colour by more
+    than the tempo can say, and no colour-symmetric weight should be bent to say it instead (a
+    constant does not change which move the search prefers).
 
     :raises: :exc:`ValueError` with fewer than 20 positions, an unknown name in *freeze*, or without
         NumPy.
@@ -113,28 +138,29 @@ def fit(
         raise ValueError(
             f"unknown weight {unknown[0]!r} to freeze: expected one of {', '.join(WEIGHT_NAMES)}"
         )
-    free = np.asarray([name not in freeze for name in WEIGHT_NAMES], dtype=np.float64)
     if len(samples.results) < 2 * VALIDATION_EVERY:
         raise ValueError(
             f"too few positions to tune: {len(samples.results)} (at least {2 * VALIDATION_EVERY})"
         )
+    # The weights, then the bias (a column of ones), which is always free.
+    free = np.asarray([name not in freeze for name in WEIGHT_NAMES] + [True], dtype=np.float64)
     c = coefficients(samples)
+    c = np.hstack([c, np.ones((len(c), 1))])
     y = np.asarray(samples.results, dtype=np.float64)
     held = (np.arange(len(y)) // VALIDATION_BLOCK) % VALIDATION_EVERY == 0
     if held.all() or not held.any():  # fewer positions than two blocks: fall back to every tenth one
         held = np.arange(len(y)) % VALIDATION_EVERY == 0
     ct, yt, cv, yv = c[~held], y[~held], c[held], y[held]
-    w0 = np.asarray([(start or DEFAULT_WEIGHTS)[n] for n in WEIGHT_NAMES], dtype=np.float64)
-    # K: golden-section search of the training loss at the starting weights.
-    lo, hi = 0.01, 10.0
-    ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
-        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-        if _loss(np, ct, yt, w0, a) < _loss(np, ct, yt, w0, b):
-            hi = b
-        else:
-            lo = a
-    k = (lo + hi) / 2
+    w0 = np.asarray([(start or DEFAULT_WEIGHTS)[n] for n in WEIGHT_NAMES] + [0.0], dtype=np.float64)
+    # K and the bias at the starting weights: golden-section searches, each in turn.
+    k = 1.0
+
+    def bias_loss(b: float, k: float) -> float:
+        return _loss(np, ct, yt, np.append(w0[:-1], b), k)
+
+    for _ in range(BIAS_ROUNDS):
+        k = _golden(lambda x: _loss(np, ct, yt, w0, x), 0.01, 10.0)
+        w0[-1] = _golden(functools.partial(bias_loss, k=k), -MAX_BIAS, MAX_BIAS)
     start_loss = (_loss(np, ct, yt, w0, k), _loss(np, cv, yv, w0, k))
     w = w0.copy()
     m = np.zeros_like(w)
@@ -150,10 +176,10 @@ def fit(
         validation = _loss(np, cv, yv, w, k)
         if validation < best[0]:
             best = (validation, epoch, w.copy())
-    kept = np.round(best[2]).astype(int)
-    weights = {n: int(x) for n, x in zip(WEIGHT_NAMES, kept)}
-    final = (_loss(np, ct, yt, kept.astype(np.float64), k), _loss(np, cv, yv, kept.astype(np.float64), k))
-    return TuneResult(weights, k, start_loss, final, best[1])
+    kept = np.append(np.round(best[2][:-1]), best[2][-1])
+    weights = {n: int(x) for n, x in zip(WEIGHT_NAMES, kept[:-1])}
+    final = (_loss(np, ct, yt, kept, k), _loss(np, cv, yv, kept, k))
+    return TuneResult(weights, k, float(kept[-1]), start_loss, final, best[1])
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -223,7 +249,8 @@ def main(args: argparse.Namespace) -> int:
     print(f"{len(samples.results)} positions from {games} games in {generated:.1f} s")
     result = fit(samples, freeze=freeze)
     print(
-        f"K {result.k:.3f}; loss (train / validation) {result.start_loss[0]:.5f} / "
+        f"K {result.k:.3f}, colour bias {result.bias:+.1f}; loss (train / validation) "
+        f"{result.start_loss[0]:.5f} / "
         f"{result.start_loss[1]:.5f} -> {result.loss[0]:.5f} / {result.loss[1]:.5f} at epoch {result.epoch}"
     )
     for name in WEIGHT_NAMES:
@@ -234,6 +261,7 @@ def main(args: argparse.Namespace) -> int:
         "positions": len(samples.results),
         "generation_seconds": round(generated, 1),
         "k": result.k,
+        "bias": round(result.bias, 1),
         "start_loss": result.start_loss,
         "loss": result.loss,
         "epoch": result.epoch,
