@@ -172,7 +172,7 @@ def test_baseline_bad_input() -> None:
 
 def test_evaluation_terms() -> None:
     start = evaluate(Board())
-    assert start.value == 10  # level, plus the tempo
+    assert start.value == DEFAULT_WEIGHTS["tempo"]  # level, plus the tempo
     names = [t.name for t in start.terms]
     assert names[:5] == ["pawn", "knight", "bishop", "rook", "queen"] and names[-2:] == ["count", "tempo"]
     queen_up = evaluate(Board("k4/5/5/5/5/Q3K w 10"))
@@ -279,7 +279,7 @@ def test_weights_by_name() -> None:
     assert searcher.weights == {**DEFAULT_WEIGHTS, "tempo": 0}
     searcher.weights = {"queen": 1000}
     assert searcher.weights["queen"] == 1000 and searcher.weights["tempo"] == 0
-    assert evaluate(Board(), {"tempo": 3}).value == 3
+    assert evaluate(Board(), {"tempo": 7}).value == 7
     with pytest.raises(ValueError, match="unknown weight 'queenn': expected one of pawn, knight"):
         Searcher(weights={"queenn": 1})
     with pytest.raises(ValueError, match="queen must be between -100000 and 100000, got 1000000"):
@@ -351,7 +351,7 @@ def test_tune_command_writes_weights_the_player_reads(tmp_path: Path) -> None:
     command += ["--threads", "2", "--compare", "2", "--compare-nodes", "200", "--freeze", "pawn, queen"]
     result = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "positions from 20 games" in result.stdout and "tuned against hand-set: " in result.stdout
+    assert "positions from 20 games" in result.stdout and "tuned against the defaults: " in result.stdout
     weights = json.loads((out / "weights.json").read_text())
     assert set(weights) == set(WEIGHT_NAMES)
     record = json.loads((out / "tune.json").read_text())

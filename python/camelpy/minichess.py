@@ -502,7 +502,8 @@ DEFAULT_HASH_MB = 16
 WEIGHT_NAMES: tuple[str, ...] = tuple(name for name, _, _ in _core.MINICHESS_WEIGHTS)
 """The names of the evaluation's weights, in order (see :func:`evaluate`)."""
 DEFAULT_WEIGHTS: dict[str, int] = {name: default for name, default, _ in _core.MINICHESS_WEIGHTS}
-"""The hand-set weights (a copy: changing it changes nothing)."""
+"""The default weights: piece values set by hand, the rest tuned on self-play (``camelpy minichess tune``;
+docs/minichess.md). A copy: changing it changes nothing."""
 WEIGHT_HELP: dict[str, str] = {name: why for name, _, why in _core.MINICHESS_WEIGHTS}
 """One line per weight saying what it rewards."""
 
@@ -640,7 +641,7 @@ def search(
     on_iteration: Callable[[SearchInfo], object] | None = None,
 ) -> SearchResult:
     """:meth:`Searcher.search` with a new :class:`Searcher` of *hash_mb* MiB (an empty table) and
-    *weights* (default: the hand-set ones).
+    *weights* (default: :data:`DEFAULT_WEIGHTS`).
 
     >>> result = search(Board(), depth=5)
     >>> result.move in Board().legal_moves, result.info.depth, len(result.info.pv) >= 1
@@ -722,11 +723,11 @@ class Evaluation:
 
 
 def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluation:
-    """The player's static evaluation of *board* with *weights* (default: the hand-set ones).
+    """The player's static evaluation of *board* with *weights* (default: :data:`DEFAULT_WEIGHTS`).
 
     >>> e = evaluate(Board())
-    >>> e.value, [t.name for t in e.terms][:3]
-    (10, ['pawn', 'knight', 'bishop'])
+    >>> e.value == DEFAULT_WEIGHTS["tempo"], [t.name for t in e.terms][:3]
+    (True, ['pawn', 'knight', 'bishop'])
     >>> evaluate(Board(), {"tempo": 0}).value
     0
     """

@@ -9,12 +9,12 @@ features ``f`` (White minus Black), ply ``p`` and White to move or not, White's 
 imitate; it is reported, not exported), then minimises the
 mean squared error between that prediction and the result over the weights with Adam, full batch, and
 keeps the weights at the epoch with the lowest error on a held-out tenth of the positions (whole blocks
-of games). ``--freeze NAMES`` keeps the named weights at their hand-set values (for example the piece
+of games). ``--freeze NAMES`` keeps the named weights at their default values (for example the piece
 values, which the count and the piece values can trade between them).
 
 The data is generated, never committed: ``--games``, ``--nodes``, ``--random-plies`` and ``--seed``
 regenerate it exactly (:func:`camelpy.minichess.selfplay_samples`). With ``--compare PAIRS`` the tuned
-weights then play the hand-set ones (:func:`camelpy.minichess.compare_weights`, other openings: seed
+weights then play the defaults (:func:`camelpy.minichess.compare_weights`, other openings: seed
 + 1; ``--compare-nodes`` for a deeper search than the data's) and the score, Elo ± 95 % and
 pentanomial are printed and recorded. Needs NumPy
 (``pip install 'camelpy[tune]'``).
@@ -123,7 +123,7 @@ def fit(
     epochs: int = EPOCHS,
     freeze: frozenset[str] = frozenset(),
 ) -> TuneResult:
-    """Fits the weights to *samples* from *start* (default: the hand-set weights); the weights named
+    """Fits the weights to *samples* from *start* (default: the default weights); the weights named
     in *freeze* keep their starting values. A colour bias (a constant in White's favour, in
     centipawns) is fitted with them and reported, not exported: MiniChess favours one colour by more
     than the tempo can say, and no colour-symmetric weight should be bent to say it instead (a
@@ -202,7 +202,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--freeze",
         default="",
         metavar="NAMES",
-        help="comma-separated weights that keep their hand-set values (e.g. the material values)",
+        help="comma-separated weights that keep their default values (e.g. the material values)",
     )
     parser.add_argument(
         "--compare-nodes",
@@ -284,7 +284,7 @@ def main(args: argparse.Namespace) -> int:
         ptnml = pentanomial(pairs_scores)
         elo = elo_estimate(ptnml)
         points = sum(pairs_scores)
-        print(f"tuned against hand-set: {points:g}/{2 * len(results)}, Elo {elo}, pentanomial {list(ptnml)}")
+        print(f"tuned against the defaults: {points:g}/{2 * len(results)}, Elo {elo}, pentanomial {list(ptnml)}")
         record["compare"] = {
             "pairs": len(results),
             "seed": compared["seed"],
