@@ -64,7 +64,7 @@ MOVES_TO_GO = 30
 INCREMENT_SHARE = 0.8
 """The share of the increment spent on each move."""
 SAFETY_MS = 50
-"""Milliseconds kept back from the clock for the process and the pipe."""
+"""Milliseconds kept back from the clock (or a ``movetime``) for the process and the pipe."""
 
 
 def time_for_move(remaining_ms: int, increment_ms: int) -> float:
@@ -185,7 +185,7 @@ class LeiserEngine:
         if "nodes" in options:
             nodes = int(options["nodes"])
         if "movetime" in options:
-            seconds = int(options["movetime"]) / 1000.0
+            seconds = max(int(options["movetime"]) - SAFETY_MS, 1) / 1000.0
         elif "time" in options:
             seconds = time_for_move(int(options["time"]), int(options.get("inc", "0")))
         if depth is None and nodes is None and seconds is None and "infinite" not in args:
