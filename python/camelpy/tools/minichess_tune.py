@@ -284,7 +284,8 @@ def main(args: argparse.Namespace) -> int:
         ptnml = pentanomial(pairs_scores)
         elo = elo_estimate(ptnml)
         points = sum(pairs_scores)
-        print(f"tuned against the defaults: {points:g}/{2 * len(results)}, Elo {elo}, pentanomial {list(ptnml)}")
+        games = 2 * len(results)
+        print(f"tuned against the defaults: {points:g}/{games}, Elo {elo}, pentanomial {list(ptnml)}")
         record["compare"] = {
             "pairs": len(results),
             "seed": compared["seed"],
