@@ -266,6 +266,28 @@ mod tests {
         assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
     }
 
+    /// The search's node counts at fixed depths from the start: a signature that changes only when the
+    /// search does (as chess's bench), under both rule sets.
+    #[test]
+    fn fixed_depth_node_counts_are_the_signature() {
+        let count = |rules: Rules, depth: i32| {
+            let game = Position::start(rules);
+            let mut searcher = LeiserSearcher::new(16).unwrap();
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            searcher.search(&game, limits, &AtomicBool::new(false), |_| {}).info.nodes
+        };
+        assert_eq!(count(Rules::R2016, 5), SIGNATURE_2016_DEPTH_5);
+        assert_eq!(count(Rules::R2016, 6), SIGNATURE_2016_DEPTH_6);
+        assert_eq!(count(Rules::R2018, 4), SIGNATURE_2018_DEPTH_4);
+    }
+
+    /// Nodes at depth 5 from the start, 2016 rules, 16 MiB (see the test above).
+    const SIGNATURE_2016_DEPTH_5: u64 = 86_168;
+    /// Nodes at depth 6 from the start, 2016 rules.
+    const SIGNATURE_2016_DEPTH_6: u64 = 132_578;
+    /// Nodes at depth 4 from the start, 2018 rules.
+    const SIGNATURE_2018_DEPTH_4: u64 = 362_682;
+
     #[test]
     fn repetitions_and_ko_are_seen_in_the_tree() {
         let mut game = Position::new(Board::from_fen("ss7/8/8/8/8/8/8/7NN W", Rules::R2016).unwrap());
