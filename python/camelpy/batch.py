@@ -36,7 +36,7 @@ import chess
 import chess.engine
 
 from camelpy import _core
-from camelpy.tablebase import Tablebase, _tables
+from camelpy.tablebase import Tablebase, open_tablebase
 from camelpy.types import BoardOrFen, SearchResult, board_root, limit_ms, search_result
 
 __all__ = ["BATCH_HASH_MB", "BatchResult", "ProgressCallback", "analyse_many"]
@@ -69,6 +69,11 @@ def _progress_callback(progress: bool | ProgressCallback, total: int) -> tuple[P
     if callable(progress):
         return progress, None
     raise TypeError(f"progress must be a bool or a callable(done, total), got {type(progress).__name__}")
+
+
+def _tablebase(tablebases: Tablebase | str | os.PathLike[str]) -> Tablebase:
+    """*tablebases* loaded: a :class:`Tablebase` as it is, a folder opened."""
+    return tablebases if isinstance(tablebases, Tablebase) else open_tablebase(tablebases)
 
 
 def analyse_many(
@@ -137,7 +142,7 @@ def analyse_many(
             params=params,
             search_params=search_params,
             eval_file=eval_file,
-            tablebases=None if tablebases is None else _tables(tablebases)._native,
+            tablebases=None if tablebases is None else _tablebase(tablebases)._native,
             progress=callback,
         )
     finally:
