@@ -257,6 +257,25 @@ class LeiserBoard:
 
 def leiserchess_perft(board: LeiserBoard, depth: int) -> int: ...
 def leiserchess_evaluate(board: LeiserBoard, weights: list[int] | None = None) -> tuple[int, list[int]]: ...
+def leiserchess_selfplay(
+    games: int,
+    nodes: int,
+    random_plies: int,
+    seed: int,
+    threads: int,
+    rules: int,
+    weights: list[int] | None = None,
+) -> tuple[list[list[int]], list[bool], list[float]]: ...
+def leiserchess_compare(
+    a: list[int],
+    b: list[int],
+    pairs: int,
+    nodes: int,
+    random_plies: int,
+    seed: int,
+    threads: int,
+    rules: int,
+) -> list[tuple[float, float]]: ...
 
 LEISERCHESS_WEIGHTS: list[tuple[str, int, int, int, str]]
 _LeiserIteration = tuple[int, int | None, int | None, int, float, list[str]]

@@ -54,13 +54,16 @@ __all__ = [
     "Laser",
     "Move",
     "Outcome",
+    "Samples",
     "SearchInfo",
     "SearchResult",
     "Searcher",
     "Termination",
+    "compare_weights",
     "evaluate",
     "perft",
     "search",
+    "selfplay_samples",
 ]
 
 TANGERINE = True
@@ -545,3 +548,65 @@ def search(
     if depth is None and nodes is None and time is None:
         raise ValueError("search needs a depth, nodes or time limit")
     return Searcher(hash_mb, weights=weights).search(board, depth=depth, nodes=nodes, time=time)
+
+
+@dataclasses.dataclass(frozen=True)
+class Samples:
+    """Tuning positions from self-play (:func:`selfplay_samples`), one entry per position in each
+    field."""
+
+    features: list[list[int]]
+    """The evaluation's features, Tangerine minus Lavender, in :data:`WEIGHT_NAMES` order."""
+    tangerine_to_move: list[bool]
+    """Whether Tangerine was to move (the ``tempo`` feature's sign)."""
+    results: list[float]
+    """The game's result for Tangerine: 1, 0.5 or 0."""
+
+
+def selfplay_samples(
+    games: int,
+    *,
+    nodes: int = 2000,
+    random_plies: int = 2,
+    seed: int = 0,
+    threads: int = 1,
+    rules: int = 2016,
+    weights: Mapping[str, int] | None = None,
+) -> Samples:
+    """Plays *games* games of the player against itself (*nodes* per move, after *random_plies* random
+    moves from the start; game ``i`` always gets the same ones for a *seed*, whatever the *threads*;
+    400 plies without an end are a draw) and returns the positions a static evaluation can be fitted
+    to: the move chosen quiet (its shot zaps nothing) and no proven win or loss, each with the game's
+    result. Ctrl-C stops and raises.
+
+    >>> s = selfplay_samples(2, nodes=200, seed=1)
+    >>> len(s.features) == len(s.results) > 10, set(s.results) <= {0.0, 0.5, 1.0}
+    (True, True)
+    """
+    features, tangerine, results = _core.leiserchess_selfplay(
+        games, nodes, random_plies, seed, threads, rules, _weights(weights)
+    )
+    return Samples(features, tangerine, results)
+
+
+def compare_weights(
+    a: Mapping[str, int],
+    b: Mapping[str, int],
+    pairs: int,
+    *,
+    nodes: int = 2000,
+    random_plies: int = 2,
+    seed: int = 0,
+    threads: int = 1,
+    rules: int = 2016,
+) -> list[tuple[float, float]]:
+    """Plays *pairs* pairs of games between the player with weights *a* and with *b* (names not given
+    keep their defaults), each pair from the same random opening with colours swapped, *nodes* per move;
+    returns *a*'s points in the two games of each pair (``camelpy.tools.stats`` turns them into Elo).
+
+    >>> results = compare_weights({}, {"king_face": -200}, 2, nodes=300, seed=1)
+    >>> sum(a + b for a, b in results) >= 3
+    True
+    """
+    first, second = _weights(a) or [], _weights(b) or []  # a mapping always gives the full list
+    return _core.leiserchess_compare(first, second, pairs, nodes, random_plies, seed, threads, rules)

@@ -1,7 +1,8 @@
 """``camelpy leiserchess``: camelpy's Leiserchess player as an engine speaking the course's UCI-like
 protocol on standard input and output, so it can stand in for a course player (in its autotester,
-say); ``--perft N`` counts perft instead, and ``camelpy leiserchess match`` plays two such engines
-against each other (:mod:`camelpy.tools.leiserchess_match`).
+say); ``--perft N`` counts perft instead, ``camelpy leiserchess match`` plays two such engines
+against each other (:mod:`camelpy.tools.leiserchess_match`), and ``camelpy leiserchess tune`` fits the
+evaluation's weights to self-play (:mod:`camelpy.tools.leiserchess_tune`).
 
 The protocol (one command a line; the engine never exits on bad input, it answers ``info string …``):
 
@@ -255,12 +256,15 @@ class LeiserEngine:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``leiserchess`` subcommand's options, and ``leiserchess match``'s."""
-    from camelpy.tools import leiserchess_match
+    """The ``leiserchess`` subcommand's options, and ``leiserchess match``'s and ``tune``'s."""
+    from camelpy.tools import leiserchess_match, leiserchess_tune
 
-    sub = parser.add_subparsers(dest="mode", metavar="[match]")
+    sub = parser.add_subparsers(dest="mode", metavar="[match|tune]")
     leiserchess_match.add_arguments(
         sub.add_parser("match", prog="camelpy leiserchess match", help="a match between two protocol engines")
+    )
+    leiserchess_tune.add_arguments(
+        sub.add_parser("tune", prog="camelpy leiserchess tune", help="fit the evaluation to self-play")
     )
     parser.add_argument("--rules", type=int, default=2016, choices=RULES, help="the rule set (default 2016)")
     parser.add_argument("--hash", type=int, default=DEFAULT_HASH_MB, metavar="MB", help="table size in MiB")
@@ -269,11 +273,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Runs ``camelpy leiserchess`` (the engine, ``--perft``, or ``match``)."""
+    """Runs ``camelpy leiserchess`` (the engine, ``--perft``, ``match`` or ``tune``)."""
     if getattr(args, "mode", None) == "match":
         from camelpy.tools import leiserchess_match
 
         return leiserchess_match.main(args)
+    if getattr(args, "mode", None) == "tune":
+        from camelpy.tools import leiserchess_tune
+
+        return leiserchess_tune.main(args)
     if args.perft is not None:
         depth = int_arg(args.perft, "--perft", 0, 12)
         board = Board(args.fen, rules=args.rules) if args.fen else Board(rules=args.rules)

@@ -9,6 +9,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod selfplay;
 pub mod types;
 mod zobrist;
 

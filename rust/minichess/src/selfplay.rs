@@ -11,6 +11,7 @@
 use std::sync::atomic::AtomicBool;
 
 use camelpy_core::data::SplitMix64;
+use camelpy_gamesearch::in_parallel;
 
 use crate::{
     board::Board,
@@ -98,36 +99,6 @@ fn play_game(
         board.play_unchecked(mv);
     }
     board
-}
-
-/// Runs `games` games on `settings.threads` threads, game `i` by `play(i)`, and returns their results
-/// in game order; once `stop` is raised no new game starts (`None` in their places).
-fn in_parallel<T: Send>(
-    games: u64,
-    threads: usize,
-    stop: &AtomicBool,
-    play: impl Fn(u64) -> T + Sync,
-) -> Vec<Option<T>> {
-    let threads = threads.clamp(1, games.max(1) as usize);
-    let mut slots: Vec<Option<T>> = (0..games).map(|_| None).collect();
-    std::thread::scope(|scope| {
-        let chunks: Vec<_> = slots.chunks_mut(games.div_ceil(threads as u64).max(1) as usize).collect();
-        let mut first = 0u64;
-        for chunk in chunks {
-            let start = first;
-            first += chunk.len() as u64;
-            let play = &play;
-            scope.spawn(move || {
-                for (k, slot) in chunk.iter_mut().enumerate() {
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        break;
-                    }
-                    *slot = Some(play(start + k as u64));
-                }
-            });
-        }
-    });
-    slots
 }
 
 /// Tuning samples from `games` self-play games of `weights` against themselves (fewer if `stop` is

@@ -15,6 +15,7 @@ use camelpy_leiserchess::{
     eval::{evaluate, features, Weights, NUM_WEIGHTS, WEIGHT_SPECS},
     perft::{perft, perft_interruptible},
     search::{Iteration, LeiserSearcher, Limits},
+    selfplay::{compare, samples, SelfPlaySettings},
     Board, Color, Move, MoveError, Position, Rules, ShotEnd, Square, Termination, STARTING_FEN,
 };
 use pyo3::{
@@ -23,7 +24,9 @@ use pyo3::{
 };
 
 use crate::{
-    args::{check_hash, int_arg, opt_int_arg, DEFAULT_HASH_MB, MAX_PERFT_DEPTH, MAX_SEARCH_DEPTH},
+    args::{
+        check_hash, int_arg, opt_int_arg, DEFAULT_HASH_MB, MAX_PERFT_DEPTH, MAX_SEARCH_DEPTH, MAX_THREADS,
+    },
     errors::{IllegalMoveError, InvalidFenError, InvalidMoveError},
     interrupt,
 };
@@ -225,6 +228,78 @@ pub fn leiserchess_evaluate(board: &PyLeiserBoard, weights: Option<Vec<i32>>) ->
     let weights = weights.map(weights_arg).transpose()?.unwrap_or_default();
     let b = board.game.board();
     Ok((evaluate(b, &weights), features(b).to_vec()))
+}
+
+/// Random opening plies a self-play game accepts (far more than any opening needs).
+const MAX_RANDOM_PLIES: u64 = 100;
+
+/// Self-play settings from Python's arguments.
+fn selfplay_settings(
+    nodes: &Bound<'_, PyAny>,
+    random_plies: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+) -> PyResult<SelfPlaySettings> {
+    Ok(SelfPlaySettings {
+        nodes: int_arg(nodes, "nodes", 1, u64::MAX)?,
+        random_plies: int_arg(random_plies, "random_plies", 0, MAX_RANDOM_PLIES)? as u32,
+        seed: int_arg(seed, "seed", 0, u64::MAX)?,
+        threads: int_arg(threads, "threads", 1, MAX_THREADS)? as usize,
+        rules: rules_arg(rules)?,
+    })
+}
+
+/// Tuning samples from *games* self-play games of *weights* (``None``: the defaults):
+/// ``(features, tangerine_to_move, results)``, one entry per kept position.
+#[pyfunction]
+#[pyo3(signature = (games, nodes, random_plies, seed, threads, rules, weights = None))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)] // one per Python argument; three columns
+pub fn leiserchess_selfplay(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    nodes: &Bound<'_, PyAny>,
+    random_plies: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+    weights: Option<Vec<i32>>,
+) -> PyResult<(Vec<Vec<i32>>, Vec<bool>, Vec<f32>)> {
+    let games = int_arg(games, "games", 0, u64::from(u32::MAX))?;
+    let settings = selfplay_settings(nodes, random_plies, seed, threads, rules)?;
+    let weights = weights.map(weights_arg).transpose()?.unwrap_or_default();
+    let stop = AtomicBool::new(false);
+    let kept = interrupt::run_silent(py, &stop, || samples(games, weights, &settings, &stop))?
+        .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    Ok((
+        kept.iter().map(|s| s.features.to_vec()).collect(),
+        kept.iter().map(|s| s.tangerine_to_move).collect(),
+        kept.iter().map(|s| s.result).collect(),
+    ))
+}
+
+/// *pairs* pairs of games between weights *a* and *b* from random openings, colours swapped in each
+/// pair: *a*'s points in each game.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)] // one per Python argument
+pub fn leiserchess_compare(
+    py: Python<'_>,
+    a: Vec<i32>,
+    b: Vec<i32>,
+    pairs: &Bound<'_, PyAny>,
+    nodes: &Bound<'_, PyAny>,
+    random_plies: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(f32, f32)>> {
+    let (a, b) = (weights_arg(a)?, weights_arg(b)?);
+    let pairs = int_arg(pairs, "pairs", 0, u64::from(u32::MAX))?;
+    let settings = selfplay_settings(nodes, random_plies, seed, threads, rules)?;
+    let stop = AtomicBool::new(false);
+    let results = interrupt::run_silent(py, &stop, || compare(pairs, a, b, &settings, &stop))?
+        .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    Ok(results.into_iter().map(|[x, y]| (x, y)).collect())
 }
 
 /// Longest time limit accepted, in seconds (a year).

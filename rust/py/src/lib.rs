@@ -55,6 +55,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<leiserchess::PyLeiserBoard>()?;
     m.add_function(wrap_pyfunction!(leiserchess::leiserchess_perft, m)?)?;
     m.add_function(wrap_pyfunction!(leiserchess::leiserchess_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(leiserchess::leiserchess_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(leiserchess::leiserchess_compare, m)?)?;
     m.add_class::<leiserchess::PyLeiserSearcher>()?;
     m.add("LEISERCHESS_WEIGHTS", leiserchess::weight_specs())?;
     m.add_class::<minichess::PyMiniBoard>()?;

@@ -1,0 +1,310 @@
+"""The small games' tuner: fits an evaluation that is linear in its weights to self-play results.
+
+MiniChess (``camelpy minichess tune``) and Leiserchess (``camelpy leiserchess tune``) both evaluate as
+``Σ wᵢ·cᵢ`` over per-position coefficients ``c`` (the features, White or Tangerine minus the other
+side, with the game's own adjustments: a ply-weighted count, a tempo of ±1). Texel's method, as
+``camelpy tune`` does for chess: the tuner first fits the scale ``K`` and a colour bias ``b`` that make
+``sigmoid(K · (c·w + b) / 400)`` predict the game results best at the starting weights (the bias takes
+up the game's advantage for one colour, which no colour-symmetric weight should imitate; it is
+reported, not exported: a constant changes no move the search prefers), then minimises the mean
+squared error between that prediction and the result over the weights with Adam, full batch, each
+step kept within the weights' limits, and keeps the weights at the epoch with the lowest error on a
+held-out tenth of the positions (whole blocks of games). Frozen weights keep their starting values.
+
+The data is generated, never committed: ``--games``, ``--nodes``, ``--random-plies`` and ``--seed``
+(and the game's own settings) regenerate it exactly. With ``--compare PAIRS`` the tuned weights then
+play the starting ones (other openings: seed + 1; ``--compare-nodes`` for a deeper search than the
+data's) and the score, Elo ± 95 % and pentanomial are printed and recorded. Needs NumPy (``pip install
+'camelpy[tune]'``).
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(1)
+>>> c = rng.integers(-3, 4, size=(20_000, 2)).astype(float)
+>>> y = (rng.random(len(c)) < 1 / (1 + np.exp(-(c @ [100.0, 40.0]) / 400))).astype(float)
+>>> result = fit(c, y, ("a", "b"), [100, 0], epochs=400, freeze=frozenset({"a"}))
+>>> result.weights["a"], 25 <= result.weights["b"] <= 55, result.loss[1] < result.start_loss[1]
+(100, True, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from camelpy._args import int_arg, path_arg, str_arg
+from camelpy.tools.stats import elo_estimate, pentanomial
+
+__all__ = ["TuneGame", "TuneResult", "add_arguments", "fit", "main"]
+
+VALIDATION_EVERY = 10
+"""Every tenth block of positions is held out for validation."""
+VALIDATION_BLOCK = 256
+"""Positions per block, in generation order: several whole games, so that held-out positions do not
+sit in the same games as training ones (a game's positions share its result)."""
+LEARNING_RATE = 1.0
+"""Adam's step, in centipawns: weights are tens to hundreds, so a step of about one moves them at a
+useful pace without jitter."""
+EPOCHS = 3000
+"""Full-batch Adam steps: a fit of a dozen weights converges in well under this (the loss flattens)."""
+BIAS_ROUNDS = 4
+"""Turns of fitting K, then the colour bias, at the starting weights (they settle in two or three)."""
+MAX_BIAS = 400.0
+"""The colour bias is searched in ±this many centipawns (four pawns: far more than any opening gives)."""
+
+
+def numpy(command: str) -> Any:
+    """NumPy, or a :exc:`ValueError` saying how to install it for *command*."""
+    try:
+        import numpy
+    except ImportError:
+        raise ValueError(f"{command} needs NumPy: pip install 'camelpy[tune]'") from None
+    return numpy
+
+
+@dataclasses.dataclass(frozen=True)
+class TuneResult:
+    """What :func:`fit` found."""
+
+    weights: dict[str, int]
+    """The fitted weights, rounded."""
+    k: float
+    """The sigmoid scale fitted at the starting weights."""
+    bias: float
+    """The colour bias kept with the weights: the first side's advantage no weight explains, in
+    centipawns (negative: the second side's). Reported, not part of the evaluation."""
+    start_loss: tuple[float, float]
+    """Training and validation loss at the starting weights."""
+    loss: tuple[float, float]
+    """Training and validation loss at the kept epoch."""
+    epoch: int
+    """The kept epoch (lowest validation loss)."""
+
+
+def _loss(np: Any, c: Any, y: Any, w: Any, k: float) -> float:
+    p = 1.0 / (1.0 + np.exp(-k * (c @ w) / 400.0))
+    return float(np.mean((p - y) ** 2))
+
+
+def _golden(f: Callable[[float], float], lo: float, hi: float, steps: int = 60) -> float:
+    """The minimum of the unimodal *f* on [*lo*, *hi*] by golden-section search."""
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(steps):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if f(a) < f(b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
+
+
+def fit(
+    c: Any,
+    y: Any,
+    names: Sequence[str],
+    start: Sequence[float],
+    *,
+    epochs: int = EPOCHS,
+    freeze: frozenset[str] = frozenset(),
+    limits: Mapping[str, tuple[int, int]] | None = None,
+) -> TuneResult:
+    """Fits the weights *names* (starting at *start*) to the coefficient matrix *c* (positions ×
+    weights: the first side's evaluation is ``c @ w``) and the first side's results *y* (1, ½, 0).
+    The weights named in *freeze* keep their starting values; *limits* bound the others (least,
+    largest). A colour bias is fitted with them and reported (see the module).
+
+    :raises: :exc:`ValueError` with fewer than 20 positions, shapes that do not agree, or an unknown
+        name in *freeze*.
+    """
+    np = numpy("tuning")
+    names = tuple(names)
+    unknown = sorted(set(freeze) - set(names))
+    if unknown:
+        raise ValueError(f"unknown weight {unknown[0]!r} to freeze: expected one of {', '.join(names)}")
+    c = np.asarray(c, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if c.ndim != 2 or c.shape[1] != len(names) or len(start) != len(names) or len(y) != len(c):
+        raise ValueError(
+            f"{len(names)} weights need positions × {len(names)} coefficients and one result each, "
+            f"got {c.shape} coefficients, {len(y)} results and {len(start)} starting weights"
+        )
+    if len(y) < 2 * VALIDATION_EVERY:
+        raise ValueError(f"too few positions to tune: {len(y)} (at least {2 * VALIDATION_EVERY})")
+    # The weights, then the bias (a column of ones), which is always free and unbounded.
+    free = np.asarray([name not in freeze for name in names] + [True], dtype=np.float64)
+    bounds = limits or {}
+    lo = np.asarray([bounds.get(n, (-math.inf, math.inf))[0] for n in names] + [-MAX_BIAS])
+    hi = np.asarray([bounds.get(n, (-math.inf, math.inf))[1] for n in names] + [MAX_BIAS])
+    c = np.hstack([c, np.ones((len(c), 1))])
+    held = (np.arange(len(y)) // VALIDATION_BLOCK) % VALIDATION_EVERY == 0
+    if held.all() or not held.any():  # fewer positions than two blocks: fall back to every tenth one
+        held = np.arange(len(y)) % VALIDATION_EVERY == 0
+    ct, yt, cv, yv = c[~held], y[~held], c[held], y[held]
+    w0 = np.asarray([*start, 0.0], dtype=np.float64)
+    # K and the bias at the starting weights: golden-section searches, each in turn.
+    k = 1.0
+
+    def bias_loss(b: float, k: float) -> float:
+        return _loss(np, ct, yt, np.append(w0[:-1], b), k)
+
+    for _ in range(BIAS_ROUNDS):
+        k = _golden(lambda x: _loss(np, ct, yt, w0, x), 0.01, 10.0)
+        w0[-1] = _golden(functools.partial(bias_loss, k=k), -MAX_BIAS, MAX_BIAS)
+    start_loss = (_loss(np, ct, yt, w0, k), _loss(np, cv, yv, w0, k))
+    w = w0.copy()
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    best = (start_loss[1], 0, w0.copy())
+    for epoch in range(1, epochs + 1):
+        p = 1.0 / (1.0 + np.exp(-k * (ct @ w) / 400.0))
+        grad = free * (ct.T @ (2.0 * (p - yt) * p * (1.0 - p) * k / 400.0)) / len(yt)
+        m = beta1 * m + (1 - beta1) * grad
+        v = beta2 * v + (1 - beta2) * grad**2
+        w -= LEARNING_RATE * (m / (1 - beta1**epoch)) / (np.sqrt(v / (1 - beta2**epoch)) + eps)
+        w = np.where(free > 0, np.clip(w, lo, hi), w0)
+        validation = _loss(np, cv, yv, w, k)
+        if validation < best[0]:
+            best = (validation, epoch, w.copy())
+    kept = np.append(np.clip(np.round(best[2][:-1]), lo[:-1], hi[:-1]), best[2][-1])
+    weights = {n: int(x) for n, x in zip(names, kept[:-1])}
+    final = (_loss(np, ct, yt, kept, k), _loss(np, cv, yv, kept, k))
+    return TuneResult(weights, k, float(kept[-1]), start_loss, final, best[1])
+
+
+@dataclasses.dataclass(frozen=True)
+class TuneGame:
+    """What the tuner needs of a game: its weights, and how to make data and play comparisons."""
+
+    command: str
+    """The command, for messages (``camelpy minichess tune``)."""
+    names: tuple[str, ...]
+    """The weights, in the evaluation's order."""
+    defaults: dict[str, int]
+    """The starting weights."""
+    samples: Callable[[int, dict[str, Any]], tuple[Any, Any]]
+    """``samples(games, settings)``: the coefficient matrix and the first side's results."""
+    compare: Callable[[dict[str, int], dict[str, int], int, dict[str, Any]], list[tuple[float, float]]]
+    """``compare(a, b, pairs, settings)``: *a*'s points in the two games of each pair."""
+    limits: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    """Each weight's least and largest value, where the game bounds them."""
+
+
+def add_arguments(parser: argparse.ArgumentParser, *, random_plies: int) -> None:
+    """The ``tune`` subcommand's shared options (a game adds its own, such as ``--rules``)."""
+    parser.add_argument("--games", type=int, default=2000, metavar="N", help="self-play games (default 2000)")
+    parser.add_argument("--nodes", type=int, default=2000, metavar="N", help="nodes per move (default 2000)")
+    parser.add_argument(
+        "--random-plies",
+        type=int,
+        default=random_plies,
+        metavar="N",
+        help=f"random moves opening each game (default {random_plies})",
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="the games' seed (default 0)")
+    parser.add_argument("--threads", type=int, default=1, metavar="N", help="threads (default 1)")
+    parser.add_argument(
+        "--compare",
+        type=int,
+        default=0,
+        metavar="PAIRS",
+        help="then play PAIRS game pairs against the defaults",
+    )
+    parser.add_argument(
+        "--freeze",
+        default="",
+        metavar="NAMES",
+        help="comma-separated weights that keep their default values (e.g. the material values)",
+    )
+    parser.add_argument(
+        "--compare-nodes",
+        type=int,
+        metavar="N",
+        help="nodes per move in the comparison games (default: --nodes)",
+    )
+    parser.add_argument("--out", required=True, metavar="DIR", help="write weights.json and tune.json here")
+
+
+def main(
+    args: argparse.Namespace,
+    game: TuneGame,
+    *,
+    max_random_plies: int,
+    extra: Mapping[str, Any] | None = None,
+) -> int:
+    """Runs a game's ``tune`` command: *extra* settings (already checked) join the shared ones in
+    what :attr:`TuneGame.samples` and :attr:`TuneGame.compare` receive and in ``tune.json``."""
+    out = Path(path_arg(args.out, "--out"))
+    games = int_arg(args.games, "--games", 1, 10_000_000)
+    pairs = int_arg(args.compare, "--compare", 0, 10_000_000)
+    settings: dict[str, Any] = {
+        "nodes": int_arg(args.nodes, "--nodes", 1, 10**9),
+        "random_plies": int_arg(args.random_plies, "--random-plies", 0, max_random_plies),
+        "seed": int_arg(args.seed, "--seed", 0, 2**63),
+        "threads": int_arg(args.threads, "--threads", 1, 256),
+        **(extra or {}),
+    }
+    freeze = frozenset(name.strip() for name in str_arg(args.freeze, "--freeze").split(",") if name.strip())
+    unknown = sorted(freeze - set(game.names))
+    if unknown:
+        raise ValueError(f"--freeze: unknown weight {unknown[0]!r}: expected one of {', '.join(game.names)}")
+    compare_nodes = (
+        settings["nodes"]
+        if args.compare_nodes is None
+        else int_arg(args.compare_nodes, "--compare-nodes", 1, 10**9)
+    )
+    numpy(game.command)
+    out.mkdir(parents=True, exist_ok=True)
+    began = time.monotonic()
+    c, y = game.samples(games, settings)
+    generated = time.monotonic() - began
+    print(f"{len(y)} positions from {games} games in {generated:.1f} s")
+    start = [game.defaults[n] for n in game.names]
+    result = fit(c, y, game.names, start, freeze=freeze, limits=game.limits)
+    print(
+        f"K {result.k:.3f}, colour bias {result.bias:+.1f}; loss (train / validation) "
+        f"{result.start_loss[0]:.5f} / "
+        f"{result.start_loss[1]:.5f} -> {result.loss[0]:.5f} / {result.loss[1]:.5f} at epoch {result.epoch}"
+    )
+    for name in game.names:
+        print(f"  {name:16} {game.defaults[name]:6} -> {result.weights[name]:6}")
+    record: dict[str, object] = {
+        "games": games,
+        **settings,
+        "positions": len(y),
+        "generation_seconds": round(generated, 1),
+        "k": result.k,
+        "bias": round(result.bias, 1),
+        "start_loss": result.start_loss,
+        "loss": result.loss,
+        "epoch": result.epoch,
+        "freeze": sorted(freeze),
+        "weights": result.weights,
+    }
+    (out / "weights.json").write_text(json.dumps(result.weights, indent=2) + "\n", encoding="utf-8")
+    if pairs:
+        compared = {**settings, "seed": settings["seed"] + 1, "nodes": compare_nodes}
+        results = game.compare(result.weights, game.defaults, pairs, compared)
+        pairs_scores = [a + b for a, b in results]
+        ptnml = pentanomial(pairs_scores)
+        elo = elo_estimate(ptnml)
+        points = sum(pairs_scores)
+        games = 2 * len(results)
+        print(f"tuned against the defaults: {points:g}/{games}, Elo {elo}, pentanomial {list(ptnml)}")
+        record["compare"] = {
+            "pairs": len(results),
+            "seed": compared["seed"],
+            "nodes": compared["nodes"],
+            "points": points,
+            "elo": round(elo.elo, 1),
+            "error": round(elo.error, 1),
+            "pentanomial": list(ptnml),
+        }
+    (out / "tune.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return 0
