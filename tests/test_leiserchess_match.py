@@ -102,3 +102,62 @@ def test_the_command_line(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert bad.returncode == 2 and "cannot start engine" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_camelpy_match_plays_leiserchess_engines(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    base = [sys.executable, "-m", "camelpy", "match", "--game", "leiserchess"]
+    engines = ["--engine", ENGINE, "name=deep", "depth=3", "--engine", ENGINE, "name=shallow", "depth=1"]
+    done = subprocess.run(
+        [*base, *engines, "--rounds", "2", "--concurrency", "2", "--random-plies", "3", "--seed", "5",
+         "--sprt", "elo0=0", "elo1=10", "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Results of deep vs shallow (2016 rules):" in done.stdout and "LLR: " in done.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 4 and summary["wins"] >= 3 and summary["sprt"]["elo1"] == 10
+    header = json.loads((out / "games.jsonl").read_text().splitlines()[0])
+    assert header["settings"]["random_plies"] == 3 and header["settings"]["seed"] == 5
+    for flags, message in (
+        (["--openings", "x.epd"], "--openings is for chess"),
+        (["--maxmoves", "50"], "--maxmoves is for chess"),
+        ([], "needs --out"),
+    ):
+        extra = flags + ([] if message == "needs --out" else ["--out", str(tmp_path / "x")])
+        bad = subprocess.run([*base, *engines, *extra], capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+    chess = subprocess.run(
+        [sys.executable, "-m", "camelpy", "match", *engines, "--rules", "2018"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert chess.returncode == 2 and "--rules is for Leiserchess matches" in chess.stderr
+
+
+def test_a_leiserchess_tournament_rates_its_players(tmp_path: Path) -> None:
+    from camelpy.tools.tournament import parse_config, run_tournament
+
+    players = "".join(f'[[players]]\nname = "d{d}"\ncmd = "{ENGINE}"\ndepth = {d}\n' for d in (1, 2, 4))
+    text = f'game = "leiserchess"\nrounds = 1\nconcurrency = 2\nout = "t"\n[leiserchess]\nseed = 3\n{players}'
+    config = parse_config(text, tmp_path)
+    assert (config.game, config.rules, config.random_plies, config.seed) == ("leiserchess", 2016, 2, 3)
+    result = run_tournament(config)
+    assert len(result.games) == 6 and {g.termination for g in result.games} <= {
+        "king_hit", "repetition", "max_plies"
+    }  # fmt: skip
+    names = [row.name for row in result.table.ratings]
+    assert names.index("d4") < names.index("d1"), result.table
+    assert (tmp_path / "t" / "ratings.txt").read_text().strip() == str(result.table)
+    assert (tmp_path / "t" / "games.txt").read_text().count('[Event "camelpy tournament"]') == 6
+    assert len(run_tournament(config).games) == 6  # resumed: nothing replayed
+    for bad, message in (
+        (text + '[openings]\nfile = "x.epd"\n', "has no [openings]"),
+        (text.replace("seed = 3", "colour = 1"), "unknown [leiserchess] keys: ['colour']"),
+        (text.replace("seed = 3", "rules = 2017"), "rules must be 2016 or 2018, got 2017"),
+        (text.replace('game = "leiserchess"\n', ""), '[leiserchess] needs game = "leiserchess"'),
+    ):
+        try:
+            parse_config(bad, tmp_path)
+            raise AssertionError(message)
+        except ValueError as err:
+            assert message in str(err)

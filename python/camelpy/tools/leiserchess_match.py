@@ -38,7 +38,17 @@ from camelpy.leiserchess import RULES, STARTING_FEN, Board
 from camelpy.tools import stats
 from camelpy.tools.engines import EngineConfig, parse_engine
 
-__all__ = ["GameResult", "LeiserPlayer", "add_arguments", "main", "opening_for", "play_game", "run_match"]
+__all__ = [
+    "GameResult",
+    "LeiserPlayer",
+    "add_arguments",
+    "main",
+    "opening_for",
+    "play_game",
+    "run_match",
+    "run_pairs",
+    "summary_text",
+]
 
 JSONL_VERSION = 1
 """Format version in the header line of ``games.jsonl``."""
@@ -179,10 +189,10 @@ class GameResult:
         won = {"1-0": self.tangerine, "0-1": self.lavender}.get(self.result)
         return 0.5 if self.result == "1/2-1/2" else 1.0 if won == name else 0.0
 
-    def to_text(self, rules: int) -> str:
+    def to_text(self, rules: int, event: str = "camelpy leiserchess match") -> str:
         """The game in the course's notation with tags (PGN-like)."""
         tags = [
-            ("Event", "camelpy leiserchess match"),
+            ("Event", event),
             ("Round", f"{self.pair + 1}.{self.game + 1}"),
             ("Tangerine", self.tangerine),
             ("Lavender", self.lavender),
@@ -296,7 +306,7 @@ def play_game(
         played.append(answer)
 
 
-def _settings(engines: tuple[EngineConfig, EngineConfig], args: dict[str, Any]) -> dict[str, Any]:
+def _settings(engines: tuple[EngineConfig, ...], args: dict[str, Any]) -> dict[str, Any]:
     return {"engines": [e.to_json() for e in engines], **args}
 
 
@@ -322,6 +332,83 @@ def _read_log(path: Path, settings: dict[str, Any]) -> list[GameResult]:
     return games
 
 
+def run_pairs(
+    engines: tuple[EngineConfig, ...],
+    pairings: list[tuple[int, int]],
+    *,
+    out: str | os.PathLike[str] | None,
+    settings: dict[str, Any],
+    rules: int = 2016,
+    random_plies: int = 2,
+    seed: int = 0,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    concurrency: int = 1,
+    decided: Any = None,
+    report: Any = None,
+    event: str = "camelpy leiserchess match",
+) -> list[GameResult]:
+    """Plays pair *p* between ``engines[pairings[p][0]]`` (Tangerine in its first game) and
+    ``engines[pairings[p][1]]`` for every *p*, each pair from its random opening, resuming the log in
+    *out* (whose header must hold *settings*; ``None``: no files), and returns every game (earlier
+    runs' too). *decided*, given the games so far, may stop the run (an SPRT); *report* gets each game
+    and the games so far; *event* names the run in ``games.txt``."""
+    folder = None if out is None else Path(path_arg(out, "out"))
+    done: list[GameResult] = []
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        log = folder / "games.jsonl"
+        done = _read_log(log, settings)
+        if not log.exists() or not log.read_text(encoding="utf-8").strip():
+            header = json.dumps({"version": JSONL_VERSION, "settings": settings})
+            log.write_text(header + "\n", encoding="utf-8")
+    finished = {(g.pair, g.game) for g in done}
+    lock = threading.Lock()
+    stop = threading.Event()
+    games = list(done)
+
+    def is_decided() -> bool:
+        return decided is not None and bool(decided(games))
+
+    def play_pair(pair: int) -> None:
+        if stop.is_set():
+            return
+        opening = opening_for(seed, pair, random_plies, rules)
+        first, second = pairings[pair]
+        players = (LeiserPlayer(engines[first]), LeiserPlayer(engines[second]))
+        try:
+            for p in players:
+                p.start()
+            for game in (0, 1):
+                if (pair, game) in finished or stop.is_set():
+                    continue
+                order = players if game == 0 else (players[1], players[0])
+                result = play_game(order, pair, game, opening, rules, max_plies)
+                with lock:
+                    games.append(result)
+                    if folder is not None:
+                        with (folder / "games.jsonl").open("a", encoding="utf-8") as f:
+                            f.write(json.dumps(dataclasses.asdict(result)) + "\n")
+                        with (folder / "games.txt").open("a", encoding="utf-8") as f:
+                            f.write(result.to_text(rules, event) + "\n")
+                    if report is not None:
+                        report(result, games)
+                    if is_decided():
+                        stop.set()
+        finally:
+            for p in players:
+                p.kill()
+
+    todo = [p for p in range(len(pairings)) if (p, 0) not in finished or (p, 1) not in finished]
+    if not is_decided():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+            try:
+                list(pool.map(play_pair, todo))
+            except KeyboardInterrupt:
+                stop.set()
+                raise
+    return games
+
+
 def run_match(
     engines: tuple[EngineConfig, EngineConfig],
     *,
@@ -337,63 +424,34 @@ def run_match(
 ) -> dict[str, Any]:
     """Plays *pairs* game pairs between *engines* (resuming the log in *out*) and returns the summary
     (also written to ``summary.json``). With *sprt* the match stops once the test decides."""
-    folder = Path(path_arg(out, "out"))
-    folder.mkdir(parents=True, exist_ok=True)
     settings = _settings(
         engines, {"rules": rules, "random_plies": random_plies, "seed": seed, "max_plies": max_plies}
     )
-    log = folder / "games.jsonl"
-    done = _read_log(log, settings)
-    if not log.exists() or not log.read_text(encoding="utf-8").strip():
-        log.write_text(json.dumps({"version": JSONL_VERSION, "settings": settings}) + "\n", encoding="utf-8")
-    finished = {(g.pair, g.game) for g in done}
-    lock = threading.Lock()
-    stop = threading.Event()
-    games = list(done)
 
-    def decided() -> bool:
-        if sprt is None:
-            return False
-        return sprt.status(_summary(engines, games, rules)["pentanomial"]) is not None
+    def decided(games: list[GameResult]) -> bool:
+        return sprt is not None and sprt.status(_summary(engines, games, rules)["pentanomial"]) is not None
 
-    def play_pair(pair: int) -> None:
-        if stop.is_set():
-            return
-        opening = opening_for(seed, pair, random_plies, rules)
-        players = (LeiserPlayer(engines[0]), LeiserPlayer(engines[1]))
-        try:
-            for p in players:
-                p.start()
-            for game in (0, 1):
-                if (pair, game) in finished or stop.is_set():
-                    continue
-                order = players if game == 0 else (players[1], players[0])
-                result = play_game(order, pair, game, opening, rules, max_plies)
-                with lock:
-                    games.append(result)
-                    with log.open("a", encoding="utf-8") as f:
-                        f.write(json.dumps(dataclasses.asdict(result)) + "\n")
-                    with (folder / "games.txt").open("a", encoding="utf-8") as f:
-                        f.write(result.to_text(rules) + "\n")
-                    line = _summary(engines, games, rules)
-                    report(
-                        f"game {len(games)}: {result.tangerine} - {result.lavender} {result.result}"
-                        f" ({result.termination}); {line['status']}"
-                    )
-                    if decided():
-                        stop.set()
-        finally:
-            for p in players:
-                p.kill()
+    folder = Path(path_arg(out, "out"))
 
-    todo = [p for p in range(pairs) if (p, 0) not in finished or (p, 1) not in finished]
-    if not decided():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-            try:
-                list(pool.map(play_pair, todo))
-            except KeyboardInterrupt:
-                stop.set()
-                raise
+    def line(result: GameResult, games: list[GameResult]) -> None:
+        report(
+            f"game {len(games)}: {result.tangerine} - {result.lavender} {result.result}"
+            f" ({result.termination}); {_summary(engines, games, rules)['status']}"
+        )
+
+    games = run_pairs(
+        engines,
+        [(0, 1)] * pairs,
+        out=out,
+        settings=settings,
+        rules=rules,
+        random_plies=random_plies,
+        seed=seed,
+        max_plies=max_plies,
+        concurrency=concurrency,
+        decided=decided,
+        report=line,
+    )
     summary = _summary(engines, games, rules)
     if sprt is not None:
         summary["sprt"] = {
@@ -481,6 +539,12 @@ def main(args: argparse.Namespace) -> int:
         concurrency=int_arg(args.concurrency, "--concurrency", 1, 256),
         sprt=sprt,
     )
+    print(summary_text(summary))
+    return 0
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """A match's summary (:func:`run_match`) as ``camelpy match`` prints one."""
     lines = [f"Results of {summary['engine1']} vs {summary['engine2']} ({summary['rules']} rules):"]
     if "elo" in summary:
         lines.append(
@@ -495,5 +559,4 @@ def main(args: argparse.Namespace) -> int:
     if "sprt" in summary:
         lines.append(f"LLR: {summary['sprt']['llr']:.2f}, decision: {summary['sprt']['decision']}")
     lines.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()))
-    print("\n".join(lines))
-    return 0
+    return "\n".join(lines)

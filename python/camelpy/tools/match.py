@@ -28,8 +28,9 @@ from typing import Any
 
 from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
-from camelpy.tools import stats
+from camelpy.tools import leiserchess_match, stats
 from camelpy.tools.engines import EngineConfig, parse_engine
+from camelpy.tools.leiserchess_match import DEFAULT_MAX_PLIES
 from camelpy.tools.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
 from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
@@ -368,6 +369,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
     p.add_argument(
+        "--game",
+        choices=["chess", "leiserchess"],
+        default="chess",
+        help="leiserchess: engines speaking the course's protocol, refereed as `camelpy leiserchess match`",
+    )
+    p.add_argument("--rules", type=int, choices=[2016, 2018], help="Leiserchess: the rule set (default 2016)")
+    p.add_argument("--random-plies", type=int, help="Leiserchess: random plies opening each pair (default 2)")
+    p.add_argument("--max-plies", type=int, help="Leiserchess: a draw after this many plies (default 400)")
+    p.add_argument(
         "--hang-timeout",
         type=float,
         default=DEFAULT_HANG_TIMEOUT,
@@ -381,13 +391,14 @@ def main(args: argparse.Namespace) -> int:
     if len(args.engine) != 2:
         raise ValueError(f"a match needs exactly two --engine options, got {len(args.engine)}")
     engine1, engine2 = (parse_engine(words, args.each) for words in args.engine)
+    if args.game == "leiserchess":
+        return _leiserchess(args, engine1, engine2)
+    leiserchess_only = [f for f in ("rules", "random_plies", "max_plies") if getattr(args, f) is not None]
+    if leiserchess_only:
+        flag = "--" + leiserchess_only[0].replace("_", "-")
+        raise ValueError(f"{flag} is for Leiserchess matches (--game leiserchess)")
     book = load_openings(args.openings, fmt=args.format, plies=args.plies) if args.openings else []
-    sprt = None
-    if args.sprt:
-        kw = _keyvalues(
-            args.sprt, {"elo0": float, "elo1": float, "alpha": float, "beta": float, "model": str}, "sprt"
-        )
-        sprt = stats.SPRT(**kw)
+    sprt = _sprt(args.sprt)
     result = run_match(
         engine1,
         engine2,
@@ -404,4 +415,58 @@ def main(args: argparse.Namespace) -> int:
         quiet=args.quiet,
     )
     print(result.summary())
+    return 0
+
+
+def _sprt(words: Sequence[str] | None) -> stats.SPRT | None:
+    if not words:
+        return None
+    kw = _keyvalues(
+        words, {"elo0": float, "elo1": float, "alpha": float, "beta": float, "model": str}, "sprt"
+    )
+    return stats.SPRT(**kw)
+
+
+def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:
+    """``camelpy match --game leiserchess``: :func:`camelpy.tools.leiserchess_match.run_match` with
+    this command's options; the chess-only ones are refused."""
+    chess_only = [
+        flag
+        for flag, given in (
+            ("--openings", args.openings is not None),
+            ("--format", args.format is not None),
+            ("--order", args.order != "sequential"),
+            ("--start", args.start != 1),
+            ("--plies", args.plies is not None),
+            ("--draw", args.draw is not None),
+            ("--resign", args.resign is not None),
+            ("--maxmoves", args.maxmoves is not None),
+        )
+        if given
+    ]
+    if chess_only:
+        raise ValueError(
+            f"{chess_only[0]} is for chess: a Leiserchess match opens with --random-plies random moves"
+            " and ends by the rules or --max-plies"
+        )
+    if args.out is None:
+        raise ValueError("a Leiserchess match needs --out (its games and summary are saved there)")
+    engine1, engine2 = _unique_names(engine1, engine2)
+    summary = leiserchess_match.run_match(
+        (engine1, engine2),
+        pairs=int_arg(args.rounds, "--rounds", 1, MAX_PAIRS),
+        out=args.out,
+        rules=2016 if args.rules is None else args.rules,
+        random_plies=int_arg(2 if args.random_plies is None else args.random_plies, "--random-plies", 0, 40),
+        seed=int_arg(args.seed, "--seed", 0, 2**63),
+        max_plies=int_arg(
+            DEFAULT_MAX_PLIES if args.max_plies is None else args.max_plies,
+            "--max-plies",
+            2,
+        ),
+        concurrency=int_arg(args.concurrency or 1, "--concurrency", 1, 256),
+        sprt=_sprt(args.sprt),
+        report=(lambda line: None) if args.quiet else print,
+    )
+    print(leiserchess_match.summary_text(summary))
     return 0

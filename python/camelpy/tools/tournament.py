@@ -28,6 +28,12 @@ The config (TOML)::
 
 Players of the same ``family`` (versions of one engine, say) are never paired with each other.
 
+Leiserchess engines (``camelpy leiserchess`` or any engine speaking the course's protocol) play a
+tournament too: ``game = "leiserchess"`` and a ``[leiserchess]`` table (``rules`` 2016 or 2018,
+``random_plies`` opening each pair, ``seed``, ``max_plies``) in place of ``[openings]`` and
+``[adjudication]``; the games are refereed by camelpy's rules as in ``camelpy leiserchess match``
+(:mod:`camelpy.tools.leiserchess_match`) and saved as ``games.jsonl`` and ``games.txt``.
+
 >>> config = parse_config('''
 ... [[players]]
 ... name = "a"
@@ -64,7 +70,9 @@ from camelpy._args import (
     str_arg,
 )
 from camelpy._quote import quote
+from camelpy.leiserchess import RULES
 from camelpy.tools.engines import EngineConfig, engine_from_mapping
+from camelpy.tools.leiserchess_match import DEFAULT_MAX_PLIES, GameResult, run_pairs
 from camelpy.tools.match import adjudication_from_args
 from camelpy.tools.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.tools.ratings import RatingTable, fit_ratings
@@ -111,6 +119,14 @@ class TournamentConfig:
     """Output folder."""
     hang_timeout: float = DEFAULT_HANG_TIMEOUT
     """Seconds before a silent engine loses (node and depth limits)."""
+    game: str = "chess"
+    """``chess`` or ``leiserchess``."""
+    rules: int = 2016
+    """Leiserchess: the rule set."""
+    random_plies: int = 2
+    """Leiserchess: random plies opening each pair (seeded by :attr:`seed`)."""
+    max_plies: int = DEFAULT_MAX_PLIES
+    """Leiserchess: plies after which a game is a draw."""
 
     def __post_init__(self) -> None:
         players = items_arg(self.players, "players", EngineConfig)
@@ -132,6 +148,11 @@ class TournamentConfig:
         real_arg(self.anchor_elo, "anchor_elo")
         opt_str_arg(self.out, "out")
         real_arg(self.hang_timeout, "hang_timeout", above=0)
+        choice_arg(self.game, "game", GAMES)
+        if int_arg(self.rules, "rules", None) not in RULES:
+            raise ValueError(f"rules must be 2016 or 2018, got {self.rules}")
+        int_arg(self.random_plies, "random_plies", 0, MAX_RANDOM_PLIES)
+        int_arg(self.max_plies, "max_plies", 2)
 
 
 FORMATS = ("round-robin", "gauntlet")
@@ -139,6 +160,12 @@ FORMATS = ("round-robin", "gauntlet")
 
 ORDERS = ("sequential", "random")
 """The opening orders."""
+
+GAMES = ("chess", "leiserchess")
+"""The games a tournament plays."""
+
+MAX_RANDOM_PLIES = 40
+"""Leiserchess: the most random opening plies (as ``camelpy leiserchess match``)."""
 
 
 _TOP_KEYS = {
@@ -155,7 +182,11 @@ _TOP_KEYS = {
     "adjudication",
     "each",
     "players",
+    "game",
+    "leiserchess",
 }
+
+_LEISERCHESS_KEYS = {"rules", "random_plies", "seed", "max_plies"}
 
 
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -209,10 +240,26 @@ def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
     if len(set(names)) != len(names):
         raise ValueError(f"player names must be unique, got {shown(names)}")
     fmt = _setting(choice_arg, data.get("format", "round-robin"), "format", FORMATS)
+    game = _setting(choice_arg, data.get("game", "chess"), "game", GAMES)
+    lc = _table(data, "leiserchess")
+    if game == "leiserchess":
+        misplaced = sorted({"openings", "adjudication"} & set(data))
+        if misplaced:
+            raise ValueError(
+                f"a Leiserchess tournament has no [{misplaced[0]}]: its openings are random plies and its"
+                " draws the rules' (see [leiserchess])"
+            )
+        unknown_lc = set(lc) - _LEISERCHESS_KEYS
+        if unknown_lc:
+            raise ValueError(f"unknown [leiserchess] keys: {sorted(unknown_lc)!r}")
+    elif lc:
+        raise ValueError('[leiserchess] needs game = "leiserchess"')
     book: list[Opening] = []
     op = _table(data, "openings")
     order = _setting(choice_arg, op.get("order", "sequential"), "openings.order", ORDERS)
     seed = _setting(int_arg, op.get("seed", 0), "openings.seed", None)
+    if game == "leiserchess":
+        seed = _setting(int_arg, lc.get("seed", 0), "leiserchess.seed", 0, 2**63)
     if "file" in op:
         book_format = op.get("format")
         if book_format is not None:
@@ -253,6 +300,12 @@ def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
         hang_timeout=_setting(
             real_arg, data.get("hang_timeout", DEFAULT_HANG_TIMEOUT), "hang_timeout", above=0
         ),
+        game=game,
+        rules=_setting(int_arg, lc.get("rules", 2016), "leiserchess.rules", None),
+        random_plies=_setting(
+            int_arg, lc.get("random_plies", 2), "leiserchess.random_plies", 0, MAX_RANDOM_PLIES
+        ),
+        max_plies=_setting(int_arg, lc.get("max_plies", DEFAULT_MAX_PLIES), "leiserchess.max_plies", 2),
     )
 
 
@@ -294,8 +347,10 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
 class TournamentResult:
     """The games and the rating table."""
 
-    games: tuple[GameRecord, ...]
-    """Every game played (including earlier runs of a resumed tournament)."""
+    games: tuple[GameRecord, ...] | tuple[GameResult, ...]
+    """Every game played (including earlier runs of a resumed tournament): chess's
+    :class:`~camelpy.tools.referee.GameRecord` or Leiserchess's
+    :class:`~camelpy.tools.leiserchess_match.GameResult`."""
     table: RatingTable
     """Ratings, strongest first."""
 
@@ -306,6 +361,8 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = True) -> Tournamen
     :raises: :exc:`ValueError` for an engine that cannot start or an output folder of another run.
     """
     _check_config(config)
+    if config.game == "leiserchess":
+        return _run_leiserchess(config, quiet=quiet)
     specs = schedule(config)
     log = None
     records: list[GameRecord] = []
@@ -351,6 +408,53 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = True) -> Tournamen
     if log is not None:
         (log.dir / "ratings.txt").write_text(str(table) + "\n", encoding="utf-8")
     return TournamentResult(tuple(records), table)
+
+
+def _run_leiserchess(config: TournamentConfig, *, quiet: bool) -> TournamentResult:
+    """A Leiserchess tournament: each round, each pairing plays one pair from its random opening."""
+    plan = pairings(config)
+    if config.rounds * len(plan) > MAX_PAIRS:
+        raise ValueError(f"too many game pairs: {config.rounds * len(plan)} (at most {MAX_PAIRS})")
+    settings = {
+        "engines": [p.to_json() for p in config.players],
+        "families": list(config.families),
+        "format": config.format,
+        "gauntlet": config.gauntlet,
+        "rules": config.rules,
+        "random_plies": config.random_plies,
+        "seed": config.seed,
+        "max_plies": config.max_plies,
+    }
+    total = 2 * config.rounds * len(plan)
+    progress = Progress(total, 0, quiet=quiet)
+
+    def on_game(result: GameResult, games: list[GameResult]) -> None:
+        progress.update(len(games), f"{result.tangerine} {result.result} {result.lavender}")
+
+    try:
+        games = run_pairs(
+            config.players,
+            plan * config.rounds,
+            out=config.out,
+            settings=settings,
+            rules=config.rules,
+            random_plies=config.random_plies,
+            seed=config.seed,
+            max_plies=config.max_plies,
+            concurrency=config.concurrency,
+            report=on_game,
+            event="camelpy tournament",
+        )
+    finally:
+        progress.close()
+    table = fit_ratings(
+        ((g.tangerine, g.lavender, g.score_for(g.tangerine)) for g in games),
+        config.anchor,
+        config.anchor_elo,
+    )
+    if config.out:
+        (Path(config.out) / "ratings.txt").write_text(str(table) + "\n", encoding="utf-8")
+    return TournamentResult(tuple(games), table)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
