@@ -9,15 +9,17 @@ The protocol (one command a line; the engine never exits on bad input, it answer
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
   spin with its range), ``Hash`` (MiB), ``Rules`` (2016 or 2018) — then ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search runs.
-* ``setoption name NAME value V``: a weight, ``Hash`` or ``Rules`` (the rules take effect at the next
-  ``position``).
+* ``setoption name NAME value V``: a weight, ``Hash``, ``Rules`` (the rules take effect at the next
+  ``position``) or ``Book`` (an opening book's file, :mod:`camelpy.tools.leiserchess_book`; ``none``
+  for none): a bad book file keeps the previous book.
 * ``ucinewgame`` / ``newgame``: a new game (the search forgets what it learnt).
 * ``position startpos [moves M …]`` or ``position fen PLACEMENT W|B [moves M …]``: the game to play
   on; a bad FEN or move keeps the previous position.
 * ``go depth N`` | ``go nodes N`` | ``go movetime MS`` | ``go time MS inc MS`` | ``go infinite``:
   searches in the background, printing ``info depth … score cp|mate … nodes … time … pv …`` after
   every iteration and ``bestmove M`` (``bestmove (none)`` when the game is over) at the end;
-  ``stop`` ends it early.
+  ``stop`` ends it early. With a book holding the position (and its move legal there), every ``go``
+  but ``go infinite`` answers ``info string book move M`` and ``bestmove M`` at once.
 * ``perft N``: perft from the position, ``info string perft N: COUNT``.
 * ``display`` (or ``d``): the board, its FEN and the lasers; ``eval``: the evaluation by term.
 * ``quit``.
@@ -25,8 +27,8 @@ The protocol (one command a line; the engine never exits on bad input, it answer
 >>> import io
 >>> out = io.StringIO()
 >>> engine = LeiserEngine(out)
->>> for line in ["position startpos moves f4f5", "perft 1", "go depth 2", "wait", "quit"]:
-...     engine.handle(line)
+>>> [engine.handle(line) for line in ["position startpos moves f4f5", "perft 1", "go depth 2", "wait"]]
+[True, True, True, True]
 >>> print(out.getvalue().splitlines()[0])
 info string perft 1: 78 (0 ms)
 >>> out.getvalue().splitlines()[-1].startswith("bestmove ")
@@ -55,6 +57,7 @@ from camelpy.leiserchess import (
     evaluate,
     perft,
 )
+from camelpy.tools.leiserchess_book import LeiserBook
 
 __all__ = ["LeiserEngine", "add_arguments", "main", "time_for_move"]
 
@@ -74,7 +77,7 @@ def time_for_move(remaining_ms: int, increment_ms: int) -> float:
 
     >>> time_for_move(60_000, 500)
     2.4
-    >>> time_for_move(100, 0)
+    >>> time_for_move(40, 0)  # less than the safety margin left: one millisecond
     0.001
     """
     budget = remaining_ms / MOVES_TO_GO + INCREMENT_SHARE * increment_ms
@@ -91,6 +94,7 @@ class LeiserEngine:
         self.rules = rules
         self.searcher = Searcher(hash_mb)
         self.board = Board(rules=rules)
+        self.book: LeiserBook | None = None
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -129,6 +133,7 @@ class LeiserEngine:
             self.say(f"option name {name} type spin default {DEFAULT_WEIGHTS[name]} min {low} max {high}")
         self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self.say("option name Rules type combo default 2016 var 2016 var 2018")
+        self.say("option name Book type string default none")
         self.say("uciok")
 
     def _cmd_isready(self, _: list[str]) -> None:
@@ -149,6 +154,8 @@ class LeiserEngine:
             if year not in RULES:
                 raise ValueError(f"Rules must be 2016 or 2018, got {value!r}")
             self.rules = year
+        elif name == "Book":
+            self.book = None if value.lower() in ("", "none") else LeiserBook.load(value)
         elif name in WEIGHT_NAMES:
             low, high = WEIGHT_LIMITS[name]
             self.searcher.weights = {name: int_arg(int(value), name, low, high)}
@@ -191,6 +198,11 @@ class LeiserEngine:
             seconds = time_for_move(int(options["time"]), int(options.get("inc", "0")))
         if depth is None and nodes is None and seconds is None and "infinite" not in args:
             raise ValueError("expected a limit: depth N, nodes N, movetime MS, time MS [inc MS] or infinite")
+        booked = None if self.book is None or "infinite" in args else self.book.probe(self.board)
+        if booked is not None:
+            self.say(f"info string book move {booked}")
+            self.say(f"bestmove {booked}")
+            return
         board = self.board.copy()
         self._thread = threading.Thread(
             target=self._search, args=(board, depth, nodes, seconds), name="leiserchess-search", daemon=True
@@ -257,19 +269,23 @@ class LeiserEngine:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``leiserchess`` subcommand's options, and ``leiserchess match``'s and ``tune``'s."""
-    from camelpy.tools import leiserchess_match, leiserchess_tune
+    from camelpy.tools import leiserchess_book, leiserchess_match, leiserchess_tune
 
-    sub = parser.add_subparsers(dest="mode", metavar="[match|tune]")
+    sub = parser.add_subparsers(dest="mode", metavar="[match|tune|book]")
     leiserchess_match.add_arguments(
         sub.add_parser("match", prog="camelpy leiserchess match", help="a match between two protocol engines")
     )
     leiserchess_tune.add_arguments(
         sub.add_parser("tune", prog="camelpy leiserchess tune", help="fit the evaluation to self-play")
     )
+    leiserchess_book.add_arguments(
+        sub.add_parser("book", prog="camelpy leiserchess book", help="build an opening book by search")
+    )
     parser.add_argument("--rules", type=int, default=2016, choices=RULES, help="the rule set (default 2016)")
     parser.add_argument("--hash", type=int, default=DEFAULT_HASH_MB, metavar="MB", help="table size in MiB")
     parser.add_argument("--perft", type=int, metavar="N", help="print perft N from --fen and exit")
     parser.add_argument("--fen", metavar="FEN", help="the position for --perft (default: the start)")
+    parser.add_argument("--book", metavar="FILE", help="an opening book (`camelpy leiserchess book`)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -282,6 +298,10 @@ def main(args: argparse.Namespace) -> int:
         from camelpy.tools import leiserchess_tune
 
         return leiserchess_tune.main(args)
+    if getattr(args, "mode", None) == "book":
+        from camelpy.tools import leiserchess_book
+
+        return leiserchess_book.main(args)
     if args.perft is not None:
         depth = int_arg(args.perft, "--perft", 0, 12)
         board = Board(args.fen, rules=args.rules) if args.fen else Board(rules=args.rules)
@@ -290,6 +310,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"perft {depth} ({args.rules} rules): {count} in {time.monotonic() - began:.3f} s")
         return 0
     engine = LeiserEngine(sys.stdout, rules=args.rules, hash_mb=int_arg(args.hash, "--hash", 1, MAX_HASH_MB))
+    if args.book:
+        engine.book = LeiserBook.load(args.book)
     for line in sys.stdin:
         if not engine.handle(line):
             break

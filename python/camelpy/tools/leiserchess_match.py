@@ -211,7 +211,13 @@ class GameResult:
 
 
 def opening_for(seed: int, pair: int, plies: int, rules: int) -> tuple[str, ...]:
-    """The random opening of *pair*: *plies* moves that neither end the game nor break Ko."""
+    """The random opening of *pair*: *plies* moves that neither end the game nor break Ko (the same
+    for a seed and pair every time).
+
+    >>> opening = opening_for(0, 3, 2, 2016)
+    >>> len(opening), opening == opening_for(0, 3, 2, 2016)
+    (2, True)
+    """
     rng = random.Random(f"{seed}:{pair}")
     for _ in range(100):
         board = Board(rules=rules)

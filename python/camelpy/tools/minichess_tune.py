@@ -36,7 +36,14 @@ TEMPO = WEIGHT_NAMES.index("tempo")
 
 
 def coefficients(samples: Samples) -> Any:
-    """The (positions × weights) matrix ``c`` with White's evaluation ``c @ w`` (see the module)."""
+    """The (positions × weights) matrix ``c`` with White's evaluation ``c @ w`` (see the module).
+
+    >>> features = [[0] * len(WEIGHT_NAMES)]
+    >>> features[0][COUNT] = 2
+    >>> c = coefficients(Samples(features, [25], [False], [0.0]))
+    >>> c[0, COUNT].item(), c[0, TEMPO].item()
+    (1.0, -1.0)
+    """
     np = selfplay_tune.numpy("camelpy minichess tune")
     c = np.asarray(samples.features, dtype=np.float64).reshape(-1, len(WEIGHT_NAMES))
     plies = np.minimum(np.asarray(samples.plies, dtype=np.float64), MAX_PLIES)
