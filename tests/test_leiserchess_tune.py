@@ -115,3 +115,28 @@ def test_tune_command_writes_weights_the_engine_reads(tmp_path: Path) -> None:
         [*command[:5], "--rules", "2017", "--out", str(out)], capture_output=True, text=True
     )
     assert rules.returncode == 2 and "invalid choice" in rules.stderr
+
+
+def test_threads_search_in_parallel_and_the_engine_takes_them() -> None:
+    from camelpy.leiserchess import Searcher
+
+    searcher = Searcher(hash_mb=4, threads=2)
+    assert searcher.threads == 2
+    result = searcher.search(Board(), depth=5)
+    assert result.move in Board().legal_moves and result.info.depth == 5
+    searcher.threads = 1
+    with pytest.raises(ValueError, match="threads must be between 1 and 256, got 1000"):
+        searcher.threads = 1000
+    assert searcher.threads == 1
+    lines = ["uci", "setoption name Threads value 2", "setoption name Hash value 8", "go depth 4", "wait"]
+    engine = subprocess.run(
+        [sys.executable, "-m", "camelpy", "leiserchess"],
+        input="\n".join([*lines, "setoption name Threads value 0", "quit"]) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    out = engine.stdout.splitlines()
+    assert "option name Threads type spin default 1 min 1 max 256" in out
+    assert any(line.startswith("info depth 4 ") for line in out) and out[-2].startswith("bestmove ")
+    assert out[-1] == "info string setoption: Threads must be between 1 and 256, got 0"

@@ -464,7 +464,8 @@ class Searcher:
     (:meth:`clear` before a new game): iterative deepening, principal-variation search, a
     transposition table, quiescence on moves whose shot zaps or hits a king, killer and history
     ordering, late-move reductions (camelpy's search for the small games, ``rust/gamesearch``), with
-    the rules inside the tree: a hit king wins or loses, Ko, repetitions draw.
+    the rules inside the tree: a hit king wins or loses, Ko, repetitions draw. With *threads* above
+    one the search is LazySMP: helper threads share the table.
 
     >>> searcher = Searcher(hash_mb=1)
     >>> result = searcher.search(Board("7nn/8/8/8/8/8/8/EE6NW W"), depth=2)
@@ -472,15 +473,33 @@ class Searcher:
     1
     >>> Searcher(weights={"tempo": 0}).weights["tempo"]
     0
+    >>> Searcher(threads=2).search(Board(), depth=4).move in Board().legal_moves
+    True
 
-    :raises: :exc:`TypeError`/:exc:`ValueError` for a bad *hash_mb* or weight, :exc:`MemoryError` if
-        the table cannot be allocated.
+    :raises: :exc:`TypeError`/:exc:`ValueError` for a bad *hash_mb*, *threads* or weight,
+        :exc:`MemoryError` if the table cannot be allocated.
     """
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, *, weights: Mapping[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        hash_mb: int = DEFAULT_HASH_MB,
+        *,
+        weights: Mapping[str, int] | None = None,
+        threads: int = 1,
+    ) -> None:
         self._native = _core.LeiserSearcher(hash_mb)
         if weights is not None:
             self.weights = weights
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """The threads a search runs on (set to change it; 1 to 256)."""
+        return self._native.threads()
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        self._native.set_threads(threads)
 
     @property
     def weights(self) -> dict[str, int]:

@@ -7,11 +7,12 @@ evaluation's weights to self-play (:mod:`camelpy.tools.leiserchess_tune`).
 The protocol (one command a line; the engine never exits on bad input, it answers ``info string …``):
 
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
-  spin with its range), ``Hash`` (MiB), ``Rules`` (2016 or 2018) — then ``uciok``.
+  spin with its range), ``Hash`` (MiB), ``Threads``, ``Rules`` (2016 or 2018), ``Book`` — then
+  ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search runs.
-* ``setoption name NAME value V``: a weight, ``Hash``, ``Rules`` (the rules take effect at the next
-  ``position``) or ``Book`` (an opening book's file, :mod:`camelpy.tools.leiserchess_book`; ``none``
-  for none): a bad book file keeps the previous book.
+* ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), ``Rules`` (the rules take
+  effect at the next ``position``) or ``Book`` (an opening book's file,
+  :mod:`camelpy.tools.leiserchess_book`; ``none`` for none): a bad book file keeps the previous book.
 * ``ucinewgame`` / ``newgame``: a new game (the search forgets what it learnt).
 * ``position startpos [moves M …]`` or ``position fen PLACEMENT W|B [moves M …]``: the game to play
   on; a bad FEN or move keeps the previous position.
@@ -63,6 +64,8 @@ __all__ = ["LeiserEngine", "add_arguments", "main", "time_for_move"]
 
 MAX_HASH_MB = 65536
 """The largest table the ``Hash`` option accepts, in MiB."""
+MAX_THREADS = 256
+"""The most threads the ``Threads`` option accepts (the search's own bound)."""
 MOVES_TO_GO = 30
 """A clock is spent as if this many moves were left (an ``inc`` adds most of itself on top)."""
 INCREMENT_SHARE = 0.8
@@ -132,6 +135,7 @@ class LeiserEngine:
             low, high = WEIGHT_LIMITS[name]
             self.say(f"option name {name} type spin default {DEFAULT_WEIGHTS[name]} min {low} max {high}")
         self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
+        self.say(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.say("option name Rules type combo default 2016 var 2016 var 2018")
         self.say("option name Book type string default none")
         self.say("uciok")
@@ -147,8 +151,12 @@ class LeiserEngine:
         self._wait()
         if name == "Hash":
             self.searcher = Searcher(
-                int_arg(int(value), "Hash", 1, MAX_HASH_MB), weights=self.searcher.weights
+                int_arg(int(value), "Hash", 1, MAX_HASH_MB),
+                weights=self.searcher.weights,
+                threads=self.searcher.threads,
             )
+        elif name == "Threads":
+            self.searcher.threads = int_arg(int(value), "Threads", 1, MAX_THREADS)
         elif name == "Rules":
             year = int(value)
             if year not in RULES:

@@ -7,10 +7,11 @@ use camelpy_core::{tt::TableMove, Value};
 /// A game the [`Searcher`](crate::Searcher) can search: a position with make/unmake, seen from the side
 /// to move. Values are centipawn-like `Value`s from the side to move's point of view; a won or lost
 /// game is scored as the core scores mate (`camelpy_core::types::mate_in(ply)` /
-/// `mated_in(ply)`), so the search prefers the quickest win and the slowest loss.
-pub trait Game {
+/// `mated_in(ply)`), so the search prefers the quickest win and the slowest loss. A game is `Clone`
+/// and `Send`: each helper thread of a parallel search plays on its own copy.
+pub trait Game: Clone + Send {
     /// A move: small, copyable, storable in the transposition table (16 bits, never 0).
-    type Move: TableMove + Copy + Eq + fmt::Debug;
+    type Move: TableMove + Copy + Eq + fmt::Debug + Send + Sync;
 
     /// Slots in the history table; [`Game::history_index`] is below this.
     const HISTORY_SLOTS: usize;

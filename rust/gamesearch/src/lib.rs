@@ -9,4 +9,4 @@ mod search;
 pub use camelpy_core::{tt::TableMove, Score, Value};
 pub use game::Game;
 pub use parallel::in_parallel;
-pub use search::{Iteration, Limits, SearchResult, Searcher, HISTORY_MAX};
+pub use search::{Iteration, Limits, SearchResult, Searcher, HISTORY_MAX, MAX_THREADS};

@@ -100,10 +100,21 @@ pub struct SearchResult<M> {
     pub info: Iteration<M>,
 }
 
-/// A searcher: the table and the ordering tables, kept from search to search (call
-/// [`Searcher::clear`] for a new game).
+/// A searcher: the table, shared by its threads, and each thread's ordering tables, kept from search
+/// to search (call [`Searcher::clear`] for a new game).
+///
+/// With more than one thread ([`Searcher::set_threads`]) a search is LazySMP, as chess's
+/// (`camelpy_core::threads`): the helpers search the same game on their own copies, sharing only the
+/// lock-free table, from which the main thread picks up what they found; the main thread's iterations
+/// are the result, the helpers stop when it does, and the nodes are everyone's.
 pub struct Searcher<G: Game> {
     tt: TranspositionTable<G::Move>,
+    /// The main thread's state first, then each helper's.
+    workers: Vec<Worker<G>>,
+}
+
+/// One thread's search state: ordering tables, buffers and counters.
+struct Worker<G: Game> {
     killers: Killers<G::Move>,
     history: Vec<i16>,
     lmr: Box<[[i32; 64]; 64]>,
@@ -119,20 +130,98 @@ pub struct Searcher<G: Game> {
     iteration: i32,
 }
 
+/// Most threads a search runs on (far more than any machine it is meant for).
+pub const MAX_THREADS: usize = 256;
+
 impl<G: Game> Searcher<G> {
-    /// A searcher with a table of about `hash_mb` MiB (an error, not an abort, if that much memory is
-    /// not available).
+    /// A searcher with a table of about `hash_mb` MiB and one thread (an error, not an abort, if that
+    /// much memory is not available).
     pub fn new(hash_mb: usize) -> Result<Searcher<G>, AllocError> {
+        Ok(Searcher { tt: TranspositionTable::new(hash_mb)?, workers: vec![Worker::new()?] })
+    }
+
+    /// Searches with `threads` threads from now on (clamped to 1..=[`MAX_THREADS`]); new helpers start
+    /// with empty ordering tables. On an allocation failure the threads stay as they were.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), AllocError> {
+        let threads = threads.clamp(1, MAX_THREADS);
+        let mut added = Vec::new();
+        for _ in self.workers.len()..threads {
+            added.push(Worker::new()?);
+        }
+        self.workers.truncate(threads);
+        self.workers.extend(added);
+        Ok(())
+    }
+
+    /// The threads a search runs on.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Forgets everything learnt (table, killers, history): for a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for worker in &mut self.workers {
+            worker.killers.clear();
+            worker.history.fill(0);
+        }
+    }
+
+    /// Searches `game` within `limits`, calling `on_iteration` after every finished iteration of the
+    /// main thread; `stop` ends the search early when it becomes true. The game is left as it was
+    /// given.
+    pub fn search(
+        &mut self,
+        game: &mut G,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_iteration: impl FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.tt.new_search();
+        let tt = &self.tt;
+        let (main, helpers) = self.workers.split_first_mut().expect("a searcher has a thread");
+        if helpers.is_empty() {
+            return main.search(tt, game, limits, stop, on_iteration, 0);
+        }
+        let helpers_stop = AtomicBool::new(false);
+        // Helpers have no limit of their own but the depth: they stop when the main thread does.
+        let helper_limits = Limits { depth: limits.depth, nodes: None, time: None };
+        let mut result = std::thread::scope(|scope| {
+            for (index, helper) in helpers.iter_mut().enumerate() {
+                let mut copy = game.clone();
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || {
+                    helper.search(tt, &mut copy, helper_limits, helpers_stop, |_| {}, index + 1);
+                });
+            }
+            let result = main.search(tt, game, limits, stop, on_iteration, 0);
+            helpers_stop.store(true, Ordering::Relaxed);
+            result
+        });
+        result.info.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        result
+    }
+}
+
+impl<G: Game> Worker<G> {
+    /// A thread's state (its history table is the one allocation that grows with the game; it is
+    /// made fallibly).
+    fn new() -> Result<Worker<G>, AllocError> {
+        let mut history = Vec::new();
+        history.try_reserve_exact(G::HISTORY_SLOTS).map_err(|_| AllocError {
+            what: "history table",
+            bytes: G::HISTORY_SLOTS * std::mem::size_of::<i16>(),
+        })?;
+        history.resize(G::HISTORY_SLOTS, 0);
         let mut lmr = Box::new([[0; 64]; 64]);
         for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
                 *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
             }
         }
-        Ok(Searcher {
-            tt: TranspositionTable::new(hash_mb)?,
+        Ok(Worker {
             killers: Killers::new(),
-            history: vec![0; G::HISTORY_SLOTS],
+            history,
             lmr,
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             ordered: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -145,23 +234,19 @@ impl<G: Game> Searcher<G> {
         })
     }
 
-    /// Forgets everything learnt (table, killers, history): for a new game.
-    pub fn clear(&mut self) {
-        self.tt.clear();
-        self.killers.clear();
-        self.history.fill(0);
-    }
-
-    /// Searches `game` within `limits`, calling `on_iteration` after every finished iteration; `stop`
-    /// ends the search early when it becomes true. The game is left as it was given.
-    pub fn search(
+    /// Iterative deepening on `game` within `limits` (see [`Searcher::search`]); helper `helper` (0:
+    /// the main thread) starts every other iteration a ply deeper, so that the threads do not all
+    /// search the same depth at once.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
         &mut self,
+        tt: &TranspositionTable<G::Move>,
         game: &mut G,
         limits: Limits,
         stop: &AtomicBool,
         mut on_iteration: impl FnMut(&Iteration<G::Move>),
+        helper: usize,
     ) -> SearchResult<G::Move> {
-        self.tt.new_search();
         self.killers.clear();
         self.nodes = 0;
         self.start = Instant::now();
@@ -191,7 +276,8 @@ impl<G: Game> Searcher<G> {
         let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
         for depth in 1..=max_depth {
             self.iteration = depth;
-            let value = self.negamax(game, depth, 0, -VALUE_INFINITE, VALUE_INFINITE, stop);
+            let skip = i32::from(helper % 2 == 1 && depth % 2 == 0 && depth < max_depth);
+            let value = self.negamax(tt, game, depth + skip, 0, -VALUE_INFINITE, VALUE_INFINITE, stop);
             // Depth 1 always finishes; a deeper iteration counts only if it finished.
             if self.stopped {
                 break;
@@ -238,6 +324,7 @@ impl<G: Game> Searcher<G> {
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
+        tt: &TranspositionTable<G::Move>,
         game: &mut G,
         depth: i32,
         ply: i32,
@@ -254,7 +341,7 @@ impl<G: Game> Searcher<G> {
         let danger = game.in_danger();
         let depth = depth + i32::from(danger && ply > 0);
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(game, 0, ply, alpha, beta, stop);
+            return self.quiescence(tt, game, 0, ply, alpha, beta, stop);
         }
         self.nodes += 1;
         if ply > 0 && self.should_stop(stop) {
@@ -269,7 +356,7 @@ impl<G: Game> Searcher<G> {
             }
         }
         let key = game.key();
-        let entry = self.tt.probe(key, ply);
+        let entry = tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| game.is_legal(m));
         if let Some(e) = entry {
             if !pv_node && e.depth >= depth && e.value != VALUE_NONE && settles(&e, alpha, beta) {
@@ -287,7 +374,7 @@ impl<G: Game> Searcher<G> {
             if depth >= NMP_MIN_DEPTH && eval >= beta && game.null_move_ok() {
                 let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 game.play_null();
-                let v = -self.negamax(game, depth - 1 - reduction, ply + 1, -beta, -beta + 1, stop);
+                let v = -self.negamax(tt, game, depth - 1 - reduction, ply + 1, -beta, -beta + 1, stop);
                 game.undo_null();
                 if self.stopped {
                     return 0;
@@ -312,19 +399,19 @@ impl<G: Game> Searcher<G> {
             game.play(mv);
             let mut v;
             if i == 0 {
-                v = -self.negamax(game, depth - 1, ply + 1, -beta, -alpha, stop);
+                v = -self.negamax(tt, game, depth - 1, ply + 1, -beta, -alpha, stop);
             } else {
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES && !noisy && !danger {
                     reduction = self.lmr[depth.min(63) as usize][i.min(63)] - i32::from(pv_node);
                     reduction = reduction.clamp(0, depth - 2);
                 }
-                v = -self.negamax(game, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, stop);
+                v = -self.negamax(tt, game, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, stop);
                 if v > alpha && reduction > 0 {
-                    v = -self.negamax(game, depth - 1, ply + 1, -alpha - 1, -alpha, stop);
+                    v = -self.negamax(tt, game, depth - 1, ply + 1, -alpha - 1, -alpha, stop);
                 }
                 if v > alpha && v < beta {
-                    v = -self.negamax(game, depth - 1, ply + 1, -beta, -alpha, stop);
+                    v = -self.negamax(tt, game, depth - 1, ply + 1, -beta, -alpha, stop);
                 }
             }
             game.undo();
@@ -355,12 +442,14 @@ impl<G: Game> Searcher<G> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, ply, TTData { mv: best_move.or(tt_move), value: best, eval, depth, bound });
+        tt.store(key, ply, TTData { mv: best_move.or(tt_move), value: best, eval, depth, bound });
         best
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn quiescence(
         &mut self,
+        tt: &TranspositionTable<G::Move>,
         game: &mut G,
         qply: i32,
         ply: i32,
@@ -395,7 +484,7 @@ impl<G: Game> Searcher<G> {
         }
         for &(_, mv) in &order {
             game.play(mv);
-            let v = -self.quiescence(game, qply + 1, ply + 1, -beta, -alpha, stop);
+            let v = -self.quiescence(tt, game, qply + 1, ply + 1, -beta, -alpha, stop);
             game.undo();
             if self.stopped {
                 self.ordered[p] = order;

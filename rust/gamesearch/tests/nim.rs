@@ -19,6 +19,7 @@ impl TableMove for Take {
     }
 }
 
+#[derive(Clone)]
 struct Nim {
     heap: u32,
     taken: Vec<u8>,
@@ -72,7 +73,16 @@ impl Game for Nim {
 
 #[test]
 fn solves_one_heap_nim() {
+    // On one thread, and on three (LazySMP: the helpers share the table, the answers are the same).
+    for threads in [1, 3] {
+        solve(threads);
+    }
+}
+
+fn solve(threads: usize) {
     let mut searcher: Searcher<Nim> = Searcher::new(1).unwrap();
+    searcher.set_threads(threads).unwrap();
+    assert_eq!(searcher.threads(), threads);
     for heap in 1..=30u32 {
         let mut game = Nim { heap, taken: Vec::new() };
         let result = searcher.search(
@@ -107,9 +117,13 @@ fn limits_and_the_stop_flag() {
     );
     assert_eq!(depths, [1, 2, 3, 4, 5]);
     assert_eq!(r.info.depth, 5);
-    // A raised stop flag: depth 1 still finishes, so there is always a move.
+    // A raised stop flag: depth 1 still finishes, so there is always a move (and helpers stop too).
     let r = searcher.search(&mut game, Limits::default(), &AtomicBool::new(true), |_| {});
     assert!(r.best_move.is_some());
+    searcher.set_threads(2).unwrap();
+    let r = searcher.search(&mut game, Limits::default(), &AtomicBool::new(true), |_| {});
+    assert!(r.best_move.is_some());
+    searcher.set_threads(1).unwrap();
     assert_eq!(game.heap, 200);
     // A node limit ends the search.
     let r = searcher.search(

@@ -45,6 +45,7 @@ const ORDER_PAWN: i32 = 100;
 
 /// The boards from the game's first to the one searched now, and the weights: what the generic
 /// search plays on.
+#[derive(Clone)]
 pub struct SearchGame {
     boards: Vec<Board>,
     /// The evaluation's weights.
@@ -206,6 +207,20 @@ impl LeiserSearcher {
         Ok(LeiserSearcher { searcher: Searcher::new(hash_mb)?, weights: Weights::default() })
     }
 
+    /// Searches on `threads` threads from now on (LazySMP over the shared table; clamped to
+    /// 1..=[`camelpy_gamesearch::MAX_THREADS`]).
+    ///
+    /// # Errors
+    /// If a new thread's tables cannot be allocated (the threads stay as they were).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), AllocError> {
+        self.searcher.set_threads(threads)
+    }
+
+    /// The threads a search runs on.
+    pub fn threads(&self) -> usize {
+        self.searcher.threads()
+    }
+
     /// Forgets what earlier searches learnt (for a new game).
     pub fn clear(&mut self) {
         self.searcher.clear();
@@ -287,6 +302,26 @@ mod tests {
     const SIGNATURE_2016_DEPTH_6: u64 = 132_578;
     /// Nodes at depth 4 from the start, 2018 rules.
     const SIGNATURE_2018_DEPTH_4: u64 = 362_682;
+
+    #[test]
+    fn two_threads_find_the_same_wins_and_a_legal_move() {
+        let mut searcher = LeiserSearcher::new(4).unwrap();
+        searcher.set_threads(2).unwrap();
+        assert_eq!(searcher.threads(), 2);
+        let limits = Limits { depth: Some(5), ..Limits::default() };
+        let game = Position::new(Board::from_fen("7nn/8/8/8/8/8/8/EE6NW W", Rules::R2016).unwrap());
+        let result = searcher.search(&game, limits, &AtomicBool::new(false), |_| {});
+        assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
+        let start = Position::start(Rules::R2016);
+        let result = searcher.search(&start, limits, &AtomicBool::new(false), |_| {});
+        assert!(start.legal_moves().contains(&result.best_move.unwrap()));
+        assert!(result.info.depth == 5 && result.info.nodes > 0);
+        // Back to one thread: the signature search again.
+        searcher.set_threads(1).unwrap();
+        searcher.clear();
+        let one = searcher.search(&start, limits, &AtomicBool::new(false), |_| {});
+        assert_eq!(one.info.nodes, SIGNATURE_2016_DEPTH_5);
+    }
 
     #[test]
     fn repetitions_and_ko_are_seen_in_the_tree() {

@@ -64,6 +64,7 @@ const fn order_value(kind: PieceType) -> i32 {
 }
 
 /// A board and the weights it is evaluated with: what the generic search plays on.
+#[derive(Clone)]
 pub struct Position {
     /// The board.
     pub board: Board,
@@ -175,6 +176,14 @@ impl MiniSearcher {
     /// A searcher with a table of about `hash_mb` MiB and the default weights.
     pub fn new(hash_mb: usize) -> Result<MiniSearcher, AllocError> {
         Ok(MiniSearcher { searcher: Searcher::new(hash_mb)?, weights: Weights::default() })
+    }
+
+    /// Searches on `threads` threads from now on (LazySMP over the shared table).
+    ///
+    /// # Errors
+    /// If a new thread's tables cannot be allocated (the threads stay as they were).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), AllocError> {
+        self.searcher.set_threads(threads)
     }
 
     /// Forgets what earlier searches learnt (for a new game).

@@ -349,6 +349,17 @@ impl PyLeiserSearcher {
         py.detach(|| self.inner().clear());
     }
 
+    /// The threads a search runs on.
+    fn threads(&self, py: Python<'_>) -> usize {
+        py.detach(|| self.inner().threads())
+    }
+
+    /// Searches on *threads* threads from now on (LazySMP); waits for a running search.
+    fn set_threads(&self, py: Python<'_>, threads: &Bound<'_, PyAny>) -> PyResult<()> {
+        let threads = int_arg(threads, "threads", 1, MAX_THREADS)? as usize;
+        py.detach(|| self.inner().set_threads(threads)).map_err(|e| PyMemoryError::new_err(e.to_string()))
+    }
+
     /// The evaluation's weights, in the order of ``LEISERCHESS_WEIGHTS``.
     fn weights(&self, py: Python<'_>) -> Vec<i32> {
         py.detach(|| self.inner().weights.0.to_vec())
