@@ -341,7 +341,7 @@ impl<G: Game> Worker<G> {
         let danger = game.in_danger();
         let depth = depth + i32::from(danger && ply > 0);
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(tt, game, 0, ply, alpha, beta, stop);
+            return self.quiescence(game, 0, ply, alpha, beta, stop);
         }
         self.nodes += 1;
         if ply > 0 && self.should_stop(stop) {
@@ -446,10 +446,8 @@ impl<G: Game> Worker<G> {
         best
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn quiescence(
         &mut self,
-        tt: &TranspositionTable<G::Move>,
         game: &mut G,
         qply: i32,
         ply: i32,
@@ -484,7 +482,7 @@ impl<G: Game> Worker<G> {
         }
         for &(_, mv) in &order {
             game.play(mv);
-            let v = -self.quiescence(tt, game, qply + 1, ply + 1, -beta, -alpha, stop);
+            let v = -self.quiescence(game, qply + 1, ply + 1, -beta, -alpha, stop);
             game.undo();
             if self.stopped {
                 self.ordered[p] = order;
