@@ -65,14 +65,14 @@ def test_the_tuner_recovers_known_weights_within_their_limits() -> None:
     p = 1 / (1 + np.exp(-(c @ w + 40.0) / 400))
     y = (rng.random(n) < p).astype(float)
     start = [DEFAULT_WEIGHTS[name] for name in WEIGHT_NAMES]
-    result = fit(c, y, WEIGHT_NAMES, start, epochs=600, freeze=frozenset({"pawn"}), limits=WEIGHT_LIMITS)
+    result = fit(c, y, WEIGHT_NAMES, start, freeze=frozenset({"pawn"}), limits=WEIGHT_LIMITS)
     assert result.weights["pawn"] == 100 and result.loss[1] <= result.start_loss[1]
     scale = 1.0  # the pawn is frozen at its true value, so K takes up no scale
     for name in ("king_face", "laser_coverage", "tempo"):
         assert abs(result.weights[name] * scale - truth[name]) <= 0.25 * truth[name] + 4, (name, result)
     # A weight whose best value lies outside its limits stops at the limit.
     low = {"king_face": (-200, 30)}
-    capped = fit(c, y, WEIGHT_NAMES, start, epochs=300, freeze=frozenset({"pawn"}), limits=low)
+    capped = fit(c, y, WEIGHT_NAMES, start, epochs=30, freeze=frozenset({"pawn"}), limits=low)
     assert capped.weights["king_face"] == 30
     with pytest.raises(ValueError, match="8 weights need positions × 8 coefficients"):
         fit(c[:, :3], y, WEIGHT_NAMES, start)

@@ -2,14 +2,16 @@
 
 MiniChess (``camelpy minichess tune``) and Leiserchess (``camelpy leiserchess tune``) both evaluate as
 ``Σ wᵢ·cᵢ`` over per-position coefficients ``c`` (the features, White or Tangerine minus the other
-side, with the game's own adjustments: a ply-weighted count, a tempo of ±1). Texel's method, as
-``camelpy tune`` does for chess: the tuner first fits the scale ``K`` and a colour bias ``b`` that make
-``sigmoid(K · (c·w + b) / 400)`` predict the game results best at the starting weights (the bias takes
-up the game's advantage for one colour, which no colour-symmetric weight should imitate; it is
-reported, not exported: a constant changes no move the search prefers), then minimises the mean
-squared error between that prediction and the result over the weights with Adam, full batch, each
-step kept within the weights' limits, and keeps the weights at the epoch with the lowest error on a
-held-out tenth of the positions (whole blocks of games). Frozen weights keep their starting values.
+side, with the game's own adjustments: a ply-weighted count, a tempo of ±1), so chess's tuner
+(:func:`camelpy.tools.tune.tune`, Texel's method) fits them as it is: the coefficients are the slopes.
+First the scale ``K`` and a colour bias ``b`` that make ``1 / (1 + 10^(−K · (c·w + b) / 400))`` predict
+the game results best at the starting weights (the bias takes up the game's advantage for one colour,
+which no colour-symmetric weight should imitate; it is fitted as one more weight on a column of ones
+and reported, not exported: a constant changes no move the search prefers), then the mean squared
+error between that prediction and the result is minimised over the weights by chess's Adam (each
+step within the weights' limits, the rate halved every ten epochs), holding out a tenth of the
+positions in whole blocks of games and keeping the epoch with the lowest error on them. Frozen weights
+keep their starting values.
 
 The data is generated, never committed: ``--games``, ``--nodes``, ``--random-plies`` and ``--seed``
 (and the game's own settings) regenerate it exactly. With ``--compare PAIRS`` the tuned weights then
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from camelpy._args import int_arg, path_arg, str_arg
+from camelpy.tools import tune as chess_tune
 from camelpy.tools.stats import elo_estimate, pentanomial
 
 __all__ = ["TuneGame", "TuneResult", "add_arguments", "fit", "main"]
@@ -48,11 +51,17 @@ VALIDATION_EVERY = 10
 VALIDATION_BLOCK = 256
 """Positions per block, in generation order: several whole games, so that held-out positions do not
 sit in the same games as training ones (a game's positions share its result)."""
-LEARNING_RATE = 1.0
-"""Adam's step, in centipawns: weights are tens to hundreds, so a step of about one moves them at a
-useful pace without jitter."""
-EPOCHS = 3000
-"""Full-batch Adam steps: a fit of a dozen weights converges in well under this (the loss flattens)."""
+LEARNING_RATE = 2.0
+"""Adam's first step, in centipawns (halved every ten epochs by chess's schedule): weights are tens to
+hundreds, so steps of one or two move them at a useful pace without jitter."""
+EPOCHS = 60
+"""Passes over the positions: the learning rate has halved six times by then and the loss is flat."""
+BATCH = 4096
+"""Positions per Adam step: tens of steps an epoch on the hundred thousand positions of a run."""
+K_RANGE = (0.01, 10.0)
+"""Where ``K`` is searched (chess's sigmoid, base 10)."""
+BIAS = "colour_bias"
+"""The name the colour bias has while it is fitted as one more weight."""
 BIAS_ROUNDS = 4
 """Turns of fitting K, then the colour bias, at the starting weights (they settle in two or three)."""
 MAX_BIAS = 400.0
@@ -87,11 +96,6 @@ class TuneResult:
     """The kept epoch (lowest validation loss)."""
 
 
-def _loss(np: Any, c: Any, y: Any, w: Any, k: float) -> float:
-    p = 1.0 / (1.0 + np.exp(-k * (c @ w) / 400.0))
-    return float(np.mean((p - y) ** 2))
-
-
 def _golden(f: Callable[[float], float], lo: float, hi: float, steps: int = 60) -> float:
     """The minimum of the unimodal *f* on [*lo*, *hi*] by golden-section search."""
     ratio = (math.sqrt(5) - 1) / 2
@@ -115,9 +119,10 @@ def fit(
     limits: Mapping[str, tuple[int, int]] | None = None,
 ) -> TuneResult:
     """Fits the weights *names* (starting at *start*) to the coefficient matrix *c* (positions ×
-    weights: the first side's evaluation is ``c @ w``) and the first side's results *y* (1, ½, 0).
-    The weights named in *freeze* keep their starting values; *limits* bound the others (least,
-    largest). A colour bias is fitted with them and reported (see the module).
+    weights: the first side's evaluation is ``c @ w``) and the first side's results *y* (1, ½, 0),
+    with chess's tuner (:func:`camelpy.tools.tune.tune` on the results alone, the colour bias one more
+    weight on a column of ones, whole blocks of games held out, the best epoch kept). The weights named
+    in *freeze* keep their starting values; *limits* bound the others (least, largest).
 
     :raises: :exc:`ValueError` with fewer than 20 positions, shapes that do not agree, or an unknown
         name in *freeze*.
@@ -136,46 +141,58 @@ def fit(
         )
     if len(y) < 2 * VALIDATION_EVERY:
         raise ValueError(f"too few positions to tune: {len(y)} (at least {2 * VALIDATION_EVERY})")
-    # The weights, then the bias (a column of ones), which is always free and unbounded.
-    free = np.asarray([name not in freeze for name in names] + [True], dtype=np.float64)
-    bounds = limits or {}
-    lo = np.asarray([bounds.get(n, (-math.inf, math.inf))[0] for n in names] + [-MAX_BIAS])
-    hi = np.asarray([bounds.get(n, (-math.inf, math.inf))[1] for n in names] + [MAX_BIAS])
-    c = np.hstack([c, np.ones((len(c), 1))])
     held = (np.arange(len(y)) // VALIDATION_BLOCK) % VALIDATION_EVERY == 0
     if held.all() or not held.any():  # fewer positions than two blocks: fall back to every tenth one
         held = np.arange(len(y)) % VALIDATION_EVERY == 0
-    ct, yt, cv, yv = c[~held], y[~held], c[held], y[held]
-    w0 = np.asarray([*start, 0.0], dtype=np.float64)
-    # K and the bias at the starting weights: golden-section searches, each in turn.
-    k = 1.0
+    # The weights, then the bias (a column of ones), which is always free.
+    bounds = limits or {}
+    lows = [bounds.get(n, (-math.inf, math.inf))[0] for n in names] + [-MAX_BIAS]
+    highs = [bounds.get(n, (-math.inf, math.inf))[1] for n in names] + [MAX_BIAS]
+    gradients = np.hstack([c, np.ones((len(c), 1))])
+    theta0 = np.asarray([*start, 0.0], dtype=np.float64)
+    data = chess_tune.Dataset(
+        values=gradients @ theta0,
+        gradients=gradients,
+        results=y,
+        scores=np.full(len(y), np.nan),
+        theta0=theta0,
+        names=(*names, BIAS),
+        lows=np.asarray(lows, dtype=np.float64),
+        highs=np.asarray(highs, dtype=np.float64),
+    )
+    train = ~held
 
+    def loss(theta: Any, k: float, rows: Any) -> float:
+        p = chess_tune.win_probability(gradients[rows] @ theta, k)
+        return float(np.mean((p - y[rows]) ** 2))
+
+    # K and the bias at the starting weights: golden-section searches, each in turn.
+    theta = theta0.copy()
+    k = 1.0
     def bias_loss(b: float, k: float) -> float:
-        return _loss(np, ct, yt, np.append(w0[:-1], b), k)
+        return loss(np.append(theta[:-1], b), k, train)
 
     for _ in range(BIAS_ROUNDS):
-        k = _golden(lambda x: _loss(np, ct, yt, w0, x), 0.01, 10.0)
-        w0[-1] = _golden(functools.partial(bias_loss, k=k), -MAX_BIAS, MAX_BIAS)
-    start_loss = (_loss(np, ct, yt, w0, k), _loss(np, cv, yv, w0, k))
-    w = w0.copy()
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    best = (start_loss[1], 0, w0.copy())
-    for epoch in range(1, epochs + 1):
-        p = 1.0 / (1.0 + np.exp(-k * (ct @ w) / 400.0))
-        grad = free * (ct.T @ (2.0 * (p - yt) * p * (1.0 - p) * k / 400.0)) / len(yt)
-        m = beta1 * m + (1 - beta1) * grad
-        v = beta2 * v + (1 - beta2) * grad**2
-        w -= LEARNING_RATE * (m / (1 - beta1**epoch)) / (np.sqrt(v / (1 - beta2**epoch)) + eps)
-        w = np.where(free > 0, np.clip(w, lo, hi), w0)
-        validation = _loss(np, cv, yv, w, k)
-        if validation < best[0]:
-            best = (validation, epoch, w.copy())
-    kept = np.append(np.clip(np.round(best[2][:-1]), lo[:-1], hi[:-1]), best[2][-1])
+        k = _golden(lambda x: loss(theta, x, train), *K_RANGE)
+        theta[-1] = _golden(functools.partial(bias_loss, k=k), -MAX_BIAS, MAX_BIAS)
+    result = chess_tune.tune(
+        data,
+        k=k,
+        blend=1.0,
+        epochs=epochs,
+        batch_size=BATCH,
+        learning_rate=LEARNING_RATE,
+        theta=theta,
+        frozen=freeze,
+        held_out=held,
+        keep_best=True,
+    )
+    kept = np.append(np.clip(np.round(result.theta[:-1]), lows[:-1], highs[:-1]), result.theta[-1])
     weights = {n: int(x) for n, x in zip(names, kept[:-1])}
-    final = (_loss(np, ct, yt, kept, k), _loss(np, cv, yv, kept, k))
-    return TuneResult(weights, k, float(kept[-1]), start_loss, final, best[1])
+    start_loss = (loss(theta, k, train), loss(theta, k, held))
+    final = (loss(kept, k, train), loss(kept, k, held))
+    epoch = int(np.argmin(result.val_losses))
+    return TuneResult(weights, k, float(kept[-1]), start_loss, final, epoch)
 
 
 @dataclasses.dataclass(frozen=True)

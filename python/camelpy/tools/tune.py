@@ -236,11 +236,16 @@ def tune(
     theta: FloatArray | None = None,
     frozen: Iterable[str] = (),
     progress: Callable[[int, float, float], object] | None = None,
+    held_out: Any = None,
+    keep_best: bool = False,
 ) -> TuneResult:
     """Fits the weights to *data* (see the module documentation): ``K`` first unless given, then Adam on
     mini-batches of *batch_size* for *epochs* passes, starting from *theta* (default: ``data.theta0``).
-    *validation* of the positions (drawn with *seed*) are held out. *progress* gets ``(epoch,
-    train_loss, val_loss)`` after each epoch. The weights named in *frozen* keep their starting values.
+    *validation* of the positions (drawn with *seed*) are held out, or those *held_out* marks (a
+    boolean array: whole games, say, so that no game has positions on both sides). *progress* gets
+    ``(epoch, train_loss, val_loss)`` after each epoch. The weights named in *frozen* keep their
+    starting values. With *keep_best* the weights returned are those after the epoch with the lowest
+    validation loss (the start counts as epoch 0), not the last ones.
 
     >>> data = synthetic(positions=2000, weights=3, seed=3)
     >>> result = tune(data, epochs=5, batch_size=256, learning_rate=2.0, frozen=["w1"])
@@ -272,9 +277,17 @@ def tune(
     k = fit_k(data) if k is None else k
     targets = _targets(data, k, blend)
     rng = np.random.default_rng(seed)
-    order = rng.permutation(len(data))
-    held = int(len(data) * validation)
-    val_idx, train_idx = order[:held], order[held:]
+    if held_out is None:
+        order = rng.permutation(len(data))
+        held = int(len(data) * validation)
+        val_idx, train_idx = order[:held], order[held:]
+    else:
+        mask = np.asarray(held_out, dtype=bool)
+        if mask.shape != (len(data),):
+            raise ValueError(f"held_out must mark each of the {len(data)} positions, got shape {mask.shape}")
+        val_idx, train_idx = np.flatnonzero(mask), np.flatnonzero(~mask)
+        if len(train_idx) == 0:
+            raise ValueError("held_out holds out every position: nothing is left to train on")
     if len(val_idx) == 0:
         val_idx = train_idx
 
@@ -297,6 +310,7 @@ def tune(
     first = losses(current)
     train_losses = [first[0]]
     val_losses = [first[1]]
+    best = (first[1], current.copy())
     rate = learning_rate
     for epoch in range(1, epochs + 1):
         shuffled = rng.permutation(train_idx)
@@ -318,9 +332,12 @@ def tune(
         train, val = losses(current)
         train_losses.append(train)
         val_losses.append(val)
+        if val < best[0]:
+            best = (val, current.copy())
         if progress is not None:
             progress(epoch, train_losses[-1], val_losses[-1])
-    return TuneResult(current, np.array(data.theta0), data.names, k, train_losses, val_losses)
+    kept = best[1] if keep_best else current
+    return TuneResult(kept, np.array(data.theta0), data.names, k, train_losses, val_losses)
 
 
 def synthetic(
