@@ -169,6 +169,7 @@ def fit(
     # K and the bias at the starting weights: golden-section searches, each in turn.
     theta = theta0.copy()
     k = 1.0
+
     def bias_loss(b: float, k: float) -> float:
         return loss(np.append(theta[:-1], b), k, train)
 
