@@ -79,7 +79,8 @@ WEIGHT_NAMES: tuple[str, ...] = tuple(spec[0] for spec in _core.LEISERCHESS_WEIG
 the kings, a king facing the enemy king, a king towards the centre, king mobility, laser coverage, and
 the tempo)."""
 DEFAULT_WEIGHTS: dict[str, int] = {spec[0]: spec[1] for spec in _core.LEISERCHESS_WEIGHTS}
-"""The hand-set weights (a copy: changing it changes nothing)."""
+"""The default weights: the pawn (100) set by hand, the others tuned on self-play (a copy: changing
+it changes nothing)."""
 WEIGHT_LIMITS: dict[str, tuple[int, int]] = {
     spec[0]: (spec[2], spec[3]) for spec in _core.LEISERCHESS_WEIGHTS
 }
@@ -416,8 +417,8 @@ def _weights(weights: Mapping[str, int] | None) -> list[int] | None:
 def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluation:
     """The static evaluation of *board* with *weights* (names not given keep their defaults).
 
-    >>> evaluate(Board()).value
-    10
+    >>> evaluate(Board()).value  # a level start: only the tempo
+    -11
     >>> evaluate(Board("8/8/8/8/8/8/NW7/NN6nn W")).features["pawn"]
     1
     """

@@ -291,17 +291,16 @@ mod tests {
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             searcher.search(&game, limits, &AtomicBool::new(false), |_| {}).info.nodes
         };
-        assert_eq!(count(Rules::R2016, 5), SIGNATURE_2016_DEPTH_5);
-        assert_eq!(count(Rules::R2016, 6), SIGNATURE_2016_DEPTH_6);
-        assert_eq!(count(Rules::R2018, 4), SIGNATURE_2018_DEPTH_4);
+        let found = [count(Rules::R2016, 5), count(Rules::R2016, 6), count(Rules::R2018, 4)];
+        assert_eq!(found, [SIGNATURE_2016_DEPTH_5, SIGNATURE_2016_DEPTH_6, SIGNATURE_2018_DEPTH_4]);
     }
 
     /// Nodes at depth 5 from the start, 2016 rules, 16 MiB (see the test above).
-    const SIGNATURE_2016_DEPTH_5: u64 = 86_168;
+    const SIGNATURE_2016_DEPTH_5: u64 = 113_528;
     /// Nodes at depth 6 from the start, 2016 rules.
-    const SIGNATURE_2016_DEPTH_6: u64 = 132_578;
+    const SIGNATURE_2016_DEPTH_6: u64 = 223_828;
     /// Nodes at depth 4 from the start, 2018 rules.
-    const SIGNATURE_2018_DEPTH_4: u64 = 362_682;
+    const SIGNATURE_2018_DEPTH_4: u64 = 1_577_391;
 
     #[test]
     fn two_threads_find_the_same_wins_and_a_legal_move() {
