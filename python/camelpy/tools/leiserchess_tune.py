@@ -49,39 +49,13 @@ def coefficients(samples: Samples) -> Any:
     return c
 
 
-def _samples(games: int, settings: dict[str, Any]) -> tuple[Any, Any]:
-    samples = selfplay_samples(
-        games,
-        nodes=settings["nodes"],
-        random_plies=settings["random_plies"],
-        seed=settings["seed"],
-        threads=settings["threads"],
-        rules=settings["rules"],
-    )
-    return coefficients(samples), samples.results
-
-
-def _compare(
-    a: dict[str, int], b: dict[str, int], pairs: int, settings: dict[str, Any]
-) -> list[tuple[float, float]]:
-    return compare_weights(
-        a,
-        b,
-        pairs,
-        nodes=settings["nodes"],
-        random_plies=settings["random_plies"],
-        seed=settings["seed"],
-        threads=settings["threads"],
-        rules=settings["rules"],
-    )
-
-
 GAME = selfplay_tune.TuneGame(
     "camelpy leiserchess tune",
     WEIGHT_NAMES,
     dict(DEFAULT_WEIGHTS),
-    _samples,
-    _compare,
+    selfplay_samples,
+    coefficients,
+    compare_weights,
     dict(WEIGHT_LIMITS),
 )
 """Leiserchess for the tuner."""

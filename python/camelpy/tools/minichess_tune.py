@@ -77,33 +77,13 @@ def fit(
     )
 
 
-def _samples(games: int, settings: dict[str, Any]) -> tuple[Any, Any]:
-    samples = selfplay_samples(
-        games,
-        nodes=settings["nodes"],
-        random_plies=settings["random_plies"],
-        seed=settings["seed"],
-        threads=settings["threads"],
-    )
-    return coefficients(samples), samples.results
-
-
-def _compare(
-    a: dict[str, int], b: dict[str, int], pairs: int, settings: dict[str, Any]
-) -> list[tuple[float, float]]:
-    return compare_weights(
-        a,
-        b,
-        pairs,
-        nodes=settings["nodes"],
-        random_plies=settings["random_plies"],
-        seed=settings["seed"],
-        threads=settings["threads"],
-    )
-
-
 GAME = selfplay_tune.TuneGame(
-    "camelpy minichess tune", WEIGHT_NAMES, dict(DEFAULT_WEIGHTS), _samples, _compare
+    "camelpy minichess tune",
+    WEIGHT_NAMES,
+    dict(DEFAULT_WEIGHTS),
+    selfplay_samples,
+    coefficients,
+    compare_weights,
 )
 """MiniChess for the tuner."""
 

@@ -206,10 +206,13 @@ class TuneGame:
     """The weights, in the evaluation's order."""
     defaults: dict[str, int]
     """The starting weights."""
-    samples: Callable[[int, dict[str, Any]], tuple[Any, Any]]
-    """``samples(games, settings)``: the coefficient matrix and the first side's results."""
-    compare: Callable[[dict[str, int], dict[str, int], int, dict[str, Any]], list[tuple[float, float]]]
-    """``compare(a, b, pairs, settings)``: *a*'s points in the two games of each pair."""
+    selfplay: Callable[..., Any]
+    """``selfplay(games, **settings)``: the game's self-play samples (with ``results``, the first
+    side's)."""
+    coefficients: Callable[[Any], Any]
+    """The samples' coefficient matrix (positions × weights: the first side's evaluation ``c @ w``)."""
+    compare: Callable[..., list[tuple[float, float]]]
+    """``compare(a, b, pairs, **settings)``: *a*'s points in the two games of each pair."""
     limits: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
     """Each weight's least and largest value, where the game bounds them."""
 
@@ -257,7 +260,7 @@ def main(
     extra: Mapping[str, Any] | None = None,
 ) -> int:
     """Runs a game's ``tune`` command: *extra* settings (already checked) join the shared ones in
-    what :attr:`TuneGame.samples` and :attr:`TuneGame.compare` receive and in ``tune.json``."""
+    what :attr:`TuneGame.selfplay` and :attr:`TuneGame.compare` receive and in ``tune.json``."""
     out = Path(path_arg(args.out, "--out"))
     games = int_arg(args.games, "--games", 1, 10_000_000)
     pairs = int_arg(args.compare, "--compare", 0, 10_000_000)
@@ -280,7 +283,8 @@ def main(
     numpy(game.command)
     out.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
-    c, y = game.samples(games, settings)
+    samples = game.selfplay(games, **settings)
+    c, y = game.coefficients(samples), samples.results
     generated = time.monotonic() - began
     print(f"{len(y)} positions from {games} games in {generated:.1f} s")
     start = [game.defaults[n] for n in game.names]
@@ -308,7 +312,7 @@ def main(
     (out / "weights.json").write_text(json.dumps(result.weights, indent=2) + "\n", encoding="utf-8")
     if pairs:
         compared = {**settings, "seed": settings["seed"] + 1, "nodes": compare_nodes}
-        results = game.compare(result.weights, game.defaults, pairs, compared)
+        results = game.compare(result.weights, game.defaults, pairs, **compared)
         pairs_scores = [a + b for a, b in results]
         ptnml = pentanomial(pairs_scores)
         elo = elo_estimate(ptnml)
