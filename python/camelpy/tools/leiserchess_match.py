@@ -61,6 +61,10 @@ UNTIMED_SECONDS = 3600.0
 """How long the referee waits for the ``bestmove`` of a depth- or node-limited search without a clock."""
 DEFAULT_MAX_PLIES = 400
 """Plies after which a game is adjudicated a draw (the course's games rarely last 200)."""
+DEFAULT_RANDOM_PLIES = 2
+"""Random plies opening each pair: enough for varied games, few enough to keep them balanced."""
+MAX_RANDOM_PLIES = 40
+"""The most random opening plies a match or tournament accepts (far past any balanced opening)."""
 
 
 class LeiserPlayer:
@@ -345,7 +349,7 @@ def run_pairs(
     out: str | os.PathLike[str] | None,
     settings: dict[str, Any],
     rules: int = 2016,
-    random_plies: int = 2,
+    random_plies: int = DEFAULT_RANDOM_PLIES,
     seed: int = 0,
     max_plies: int = DEFAULT_MAX_PLIES,
     concurrency: int = 1,
@@ -421,7 +425,7 @@ def run_match(
     pairs: int,
     out: str | os.PathLike[str],
     rules: int = 2016,
-    random_plies: int = 2,
+    random_plies: int = DEFAULT_RANDOM_PLIES,
     seed: int = 0,
     max_plies: int = DEFAULT_MAX_PLIES,
     concurrency: int = 1,
@@ -515,7 +519,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--each", nargs="+", default=[], metavar="WORD", help="words for both engines")
     parser.add_argument("--rounds", type=int, default=10, metavar="N", help="game pairs (default 10)")
     parser.add_argument("--rules", type=int, default=2016, choices=RULES, help="the rule set (default 2016)")
-    parser.add_argument("--random-plies", type=int, default=2, metavar="N", help="random opening plies (2)")
+    parser.add_argument("--random-plies", type=int, default=DEFAULT_RANDOM_PLIES, metavar="N",
+                        help=f"random opening plies (default {DEFAULT_RANDOM_PLIES})")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="the openings' seed (default 0)")
     parser.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, metavar="N", help="draw after N")
     parser.add_argument("--concurrency", type=int, default=1, metavar="N", help="pairs at once (default 1)")
@@ -539,7 +544,7 @@ def main(args: argparse.Namespace) -> int:
         pairs=int_arg(args.rounds, "--rounds", 1, 10**6),
         out=args.out,
         rules=args.rules,
-        random_plies=int_arg(args.random_plies, "--random-plies", 0, 40),
+        random_plies=int_arg(args.random_plies, "--random-plies", 0, MAX_RANDOM_PLIES),
         seed=int_arg(args.seed, "--seed", 0, 2**63),
         max_plies=int_arg(args.max_plies, "--max-plies", 2, 10**6),
         concurrency=int_arg(args.concurrency, "--concurrency", 1, 256),

@@ -457,7 +457,12 @@ def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: Engin
         pairs=int_arg(args.rounds, "--rounds", 1, MAX_PAIRS),
         out=args.out,
         rules=2016 if args.rules is None else args.rules,
-        random_plies=int_arg(2 if args.random_plies is None else args.random_plies, "--random-plies", 0, 40),
+        random_plies=int_arg(
+            leiserchess_match.DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies,
+            "--random-plies",
+            0,
+            leiserchess_match.MAX_RANDOM_PLIES,
+        ),
         seed=int_arg(args.seed, "--seed", 0, 2**63),
         max_plies=int_arg(
             DEFAULT_MAX_PLIES if args.max_plies is None else args.max_plies,

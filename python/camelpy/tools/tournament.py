@@ -72,7 +72,13 @@ from camelpy._args import (
 from camelpy._quote import quote
 from camelpy.leiserchess import RULES
 from camelpy.tools.engines import EngineConfig, engine_from_mapping
-from camelpy.tools.leiserchess_match import DEFAULT_MAX_PLIES, GameResult, run_pairs
+from camelpy.tools.leiserchess_match import (
+    DEFAULT_MAX_PLIES,
+    DEFAULT_RANDOM_PLIES,
+    MAX_RANDOM_PLIES,
+    GameResult,
+    run_pairs,
+)
 from camelpy.tools.match import adjudication_from_args
 from camelpy.tools.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.tools.ratings import RatingTable, fit_ratings
@@ -123,7 +129,7 @@ class TournamentConfig:
     """``chess`` or ``leiserchess``."""
     rules: int = 2016
     """Leiserchess: the rule set."""
-    random_plies: int = 2
+    random_plies: int = DEFAULT_RANDOM_PLIES
     """Leiserchess: random plies opening each pair (seeded by :attr:`seed`)."""
     max_plies: int = DEFAULT_MAX_PLIES
     """Leiserchess: plies after which a game is a draw."""
@@ -163,9 +169,6 @@ ORDERS = ("sequential", "random")
 
 GAMES = ("chess", "leiserchess")
 """The games a tournament plays."""
-
-MAX_RANDOM_PLIES = 40
-"""Leiserchess: the most random opening plies (as ``camelpy leiserchess match``)."""
 
 
 _TOP_KEYS = {
@@ -303,7 +306,11 @@ def parse_config(text: str, base_dir: str | Path = ".") -> TournamentConfig:
         game=game,
         rules=_setting(int_arg, lc.get("rules", 2016), "leiserchess.rules", None),
         random_plies=_setting(
-            int_arg, lc.get("random_plies", 2), "leiserchess.random_plies", 0, MAX_RANDOM_PLIES
+            int_arg,
+            lc.get("random_plies", DEFAULT_RANDOM_PLIES),
+            "leiserchess.random_plies",
+            0,
+            MAX_RANDOM_PLIES,
         ),
         max_plies=_setting(int_arg, lc.get("max_plies", DEFAULT_MAX_PLIES), "leiserchess.max_plies", 2),
     )
