@@ -572,7 +572,7 @@ _rows(
     "runner.run_schedule(concurrency=)",
     lambda v: runner.run_schedule([ENGINE_A, ENGINE_B], [SPEC], lambda r: False, concurrency=v),
     NUMBERS,
-    _exp(INT, huge=STARTS),
+    _exp(INT, huge=STARTS, none=STARTS),  # None: the default (1 here, the cluster's CPUs on Ray)
 )
 _rows(
     "runner.run_schedule(hang_timeout=)",
@@ -633,7 +633,12 @@ _rows(
     _exp(INT, huge=STARTS, negative=STARTS, zero=STARTS),
 )
 _rows("match.run_match(start=)", lambda v: _run_match(openings=BOOK, start=v), NUMBERS, INT)
-_rows("match.run_match(concurrency=)", lambda v: _run_match(concurrency=v), NUMBERS, _exp(INT, huge=STARTS))
+_rows(
+    "match.run_match(concurrency=)",
+    lambda v: _run_match(concurrency=v),
+    NUMBERS,
+    _exp(INT, huge=STARTS, none=STARTS),  # None: the default
+)
 _rows("match.run_match(adjudication=)", lambda v: _run_match(adjudication=v), NUMBERS, _exp(OBJ))
 _rows("match.run_match(sprt=)", lambda v: _run_match(sprt=v), NUMBERS, _exp(OBJ, none=STARTS))
 _rows(

@@ -369,6 +369,51 @@ def datagen(
     eval_file: str | None = None,
     progress: Callable[[int, int, float], object] | None = None,
 ) -> tuple[int, int, int, int, int, float, bool, tuple[int, int, int], list[tuple[str, int]]]: ...
+def datagen_games(
+    *,
+    first: int,
+    count: int,
+    seed: int | None = None,
+    workers: int | None = None,
+    nodes: int | None = None,
+    depth: int | None = None,
+    random_plies: int | None = None,
+    openings: list[str] | None = None,
+    hash_mb: int | None = None,
+    win_score: int | None = None,
+    win_plies: int | None = None,
+    draw_score: int | None = None,
+    draw_plies: int | None = None,
+    draw_after: int | None = None,
+    max_plies: int | None = None,
+    eval_file: str | None = None,
+) -> tuple[bytes, int, tuple[int, int, int], list[tuple[str, int]]]: ...
+
+@final
+class DataWriter:
+    def __new__(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        seed: int | None = None,
+        nodes: int | None = None,
+        depth: int | None = None,
+        random_plies: int | None = None,
+        openings: list[str] | None = None,
+        hash_mb: int | None = None,
+        win_score: int | None = None,
+        win_plies: int | None = None,
+        draw_score: int | None = None,
+        draw_plies: int | None = None,
+        draw_after: int | None = None,
+        max_plies: int | None = None,
+        eval_file: str | None = None,
+    ) -> DataWriter: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def records(self) -> int: ...
+    def write(self, data: bytes) -> int: ...
 
 NET_HIDDEN: int
 

@@ -35,11 +35,18 @@ from typing import Any, Callable, Union
 import chess
 import chess.engine
 
-from camelpy import _core
+from camelpy import _core, cluster
 from camelpy.tablebase import Tablebase, open_tablebase
 from camelpy.types import BoardOrFen, SearchResult, board_root, limit_ms, search_result
 
-__all__ = ["BATCH_HASH_MB", "BatchResult", "ProgressCallback", "analyse_many"]
+__all__ = [
+    "BATCH_HASH_MB",
+    "RAY_CHUNKS_PER_CPU",
+    "BatchResult",
+    "ProgressCallback",
+    "analyse_chunk",
+    "analyse_many",
+]
 
 BATCH_HASH_MB: int = _core.BATCH_HASH_MB
 """Default table size (MiB) of each worker: holds a search of ~100k nodes, cheap to clear per position."""
@@ -87,6 +94,7 @@ def analyse_many(
     search_params: list[tuple[str, int]] | None = None,
     eval_file: str | None = None,
     tablebases: Tablebase | str | os.PathLike[str] | None = None,
+    backend: str = "local",
 ) -> list[BatchResult]:
     """Searches every FEN or :class:`chess.Board` independently within *limit* (a
     ``chess.engine.Limit`` with ``depth``, ``nodes``, ``time`` and/or ``mate``; ``time`` bounds each
@@ -101,6 +109,14 @@ def analyse_many(
     folder of ``camelpy tb generate``'s tables or a :class:`camelpy.tablebase.Tablebase`; see
     :meth:`camelpy.Engine.analyse_many`, which passes the engine's).
 
+    With ``backend="ray"`` the positions are searched on the Ray cluster this process is connected to
+    (:func:`camelpy.cluster.connect`; a local one is started if none is): chunks of positions are
+    tasks of one CPU each (about :data:`RAY_CHUNKS_PER_CPU` per CPU of the cluster, so that the work
+    evens out), each searched as above with one thread, so the results are the same as a local
+    batch's, in input order, a bad item's exception in its place; *threads* is then ignored, and
+    *progress* counts finished chunks' positions. Every node needs camelpy, and *eval_file* and the
+    *tablebases* folder at the same path.
+
     >>> import chess, chess.engine
     >>> boards = [chess.Board(), chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")]
     >>> [r.best_move for r in analyse_many(boards, chess.engine.Limit(depth=4), threads=2)][1]
@@ -114,6 +130,15 @@ def analyse_many(
     if not isinstance(limit, chess.engine.Limit):
         raise TypeError(f"expected a chess.engine.Limit, got {type(limit).__name__}")
     ms = limit_ms(limit)
+    if cluster.check_backend(backend) == "ray":
+        settings: dict[str, Any] = {
+            "hash_mb": hash_mb,
+            "params": params,
+            "search_params": search_params,
+            "eval_file": eval_file,
+            "tablebases": None if tablebases is None else _tablebase(tablebases).path,
+        }
+        return _analyse_on_ray(list(boards_or_fens), limit, progress, settings)
     entries: list[BatchResult | None] = []
     boards: list[chess.Board] = []
     items: list[tuple[str, list[str], bool]] = []
@@ -152,3 +177,45 @@ def analyse_many(
         entries[slot] = outcome if isinstance(outcome, Exception) else search_result(board, outcome)
     assert all(entry is not None for entry in entries)
     return entries  # type: ignore[return-value]  # every slot was filled above
+
+
+RAY_CHUNKS_PER_CPU = 4
+"""Chunks of positions per CPU of the cluster (``backend="ray"``): enough that a slow chunk does not
+leave the other CPUs idle at the end, few enough that Ray's few milliseconds per task do not count."""
+
+
+def analyse_chunk(
+    items: list[BoardOrFen], limit: chess.engine.Limit, settings: dict[str, Any]
+) -> list[BatchResult]:
+    """A chunk of a batch searched on this machine with one thread: a cluster's task."""
+    return analyse_many(items, limit, threads=1, **settings)
+
+
+def _analyse_on_ray(
+    items: list[BoardOrFen],
+    limit: chess.engine.Limit,
+    progress: bool | ProgressCallback,
+    settings: dict[str, Any],
+) -> list[BatchResult]:
+    """:func:`analyse_many` with chunks of positions as Ray tasks."""
+    callback, bar = _progress_callback(progress, len(items))
+    ray = cluster.connect(what="analyse_many(backend='ray')")
+    chunks = max(1, min(len(items), RAY_CHUNKS_PER_CPU * cluster.cluster_cpus(ray)))
+    size = -(-len(items) // chunks)
+    pool: cluster.TaskPool[int] = cluster.TaskPool(ray, analyse_chunk, len(items) or 1)
+    results: dict[int, list[BatchResult]] = {}
+    done = 0
+    try:
+        for start in range(0, len(items), size):
+            pool.submit(start, items[start : start + size], limit, settings)
+        while len(pool):
+            start, chunk = pool.next()
+            results[start] = chunk
+            done += len(chunk)
+            if callback is not None:
+                callback(done, len(items))
+    finally:
+        pool.cancel()
+        if bar is not None:
+            bar.close()
+    return [result for start in sorted(results) for result in results[start]]

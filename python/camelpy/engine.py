@@ -399,6 +399,7 @@ class Engine:
         *,
         threads: int | None = None,
         progress: bool | ProgressCallback = False,
+        backend: str = "local",
     ) -> list[BatchResult]:
         """Searches many positions independently, *threads* at a time (default: one per CPU), with
         this engine's evaluation weights, search settings and tablebases, and returns one
@@ -406,7 +407,8 @@ class Engine:
         place instead of aborting the batch. (Any iterable of items works.) *progress* is ``True``
         for a tqdm bar or a ``(done, total)`` callable. Each worker uses its own small table,
         cleared per position, so depth and node limits give deterministic results; see
-        :mod:`camelpy.batch`.
+        :mod:`camelpy.batch`. ``backend="ray"`` searches them on a Ray cluster instead
+        (:func:`camelpy.batch.analyse_many`).
 
         >>> import chess.engine, camelpy
         >>> fens = ["8/8/8", camelpy.STARTING_FEN]
@@ -426,6 +428,7 @@ class Engine:
             search_params=list(self.search_params().items()),
             eval_file=self.eval_file,
             tablebases=self._tablebase,
+            backend=backend,
         )
 
 

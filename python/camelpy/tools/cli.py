@@ -172,7 +172,7 @@ def main(argv: list[str]) -> int:
     except BrokenPipeError:  # output piped into `head`: not an error
         sys.stderr.close()
         return 0
-    except ValueError as err:
+    except (ValueError, ImportError) as err:  # ImportError: an optional extra missing (`--ray`)
         print(f"error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

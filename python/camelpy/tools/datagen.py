@@ -27,7 +27,7 @@ from typing import IO
 
 import chess
 
-from camelpy import _core
+from camelpy import _core, cluster
 from camelpy.data import DEFAULTS, Summary, export_text, generate
 from camelpy.tools.openings import load_openings
 
@@ -99,7 +99,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, help="games the file should hold at the end")
     p.add_argument("--seed", type=int, default=0, help="generation seed (default 0)")
     cores = _core.default_threads()
-    p.add_argument("--threads", type=int, help=f"worker threads (default: all cores, here {cores})")
+    p.add_argument(
+        "--threads",
+        type=int,
+        help=f"worker threads (default: all cores, here {cores}); with --ray, tasks at once (default: the "
+        "cluster's CPUs)",
+    )
     p.add_argument("--nodes", type=int, help=f"nodes per move (default {d['nodes']}, unless only --depth)")
     p.add_argument("--depth", type=int, help="depth per move (with or instead of --nodes)")
     p.add_argument(
@@ -117,6 +122,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eval-file", metavar="NET", help="evaluate with this network (camelpy train's net.nnue)")
     p.add_argument("--text", metavar="FILE", help="also write the text export (FEN | score | result) here")
     p.add_argument("--quiet", action="store_true", help="no live display")
+    cluster.add_ray_argument(p, "play the games (the same file as here)")
 
 
 _FLAGS = {
@@ -172,6 +178,7 @@ def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy datagen`` from parsed arguments."""
     if args.games is None and args.text is None:
         raise ValueError("nothing to do: give --games N (and/or --text FILE)")
+    backend = cluster.ray_backend(args.ray, "camelpy datagen --ray")
     try:
         if args.games is not None:
             stream = None if args.quiet or not sys.stderr.isatty() else sys.stderr
@@ -196,6 +203,7 @@ def main(args: argparse.Namespace) -> int:
                     max_plies=args.max_plies,
                     eval_file=args.eval_file,
                     progress=display,
+                    backend=backend,
                 )
             except KeyboardInterrupt:
                 display.close()

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from camelpy import cluster
 from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
 from camelpy.tools import leiserchess_match, stats
@@ -216,19 +217,23 @@ def run_match(
     order: str = "sequential",
     seed: int = 0,
     start: int = 1,
-    concurrency: int = 1,
+    concurrency: int | None = None,
     adjudication: Adjudication = NO_ADJUDICATION,
     sprt: stats.SPRT | None = None,
     out: str | Path | None = None,
     hang_timeout: float = DEFAULT_HANG_TIMEOUT,
     quiet: bool = True,
+    backend: str = "local",
 ) -> MatchResult:
     """Plays *rounds* game pairs between two engines and returns the score from *engine1*'s side.
 
     With *sprt* the match stops as soon as the LLR (over complete pairs) crosses a bound. With *out*
     every game is saved as it finishes (``games.jsonl``, ``games.pgn``) and a later call with the same
     folder and settings resumes: games already played are not played again. A live line is shown on a
-    terminal unless *quiet*.
+    terminal unless *quiet*. *concurrency* games are played at once (default 1); with
+    ``backend="ray"`` the pairs are tasks on a Ray cluster, *concurrency* pairs at once (default: the
+    cluster's CPUs), with the same files, statistics and SPRT stop (see
+    :func:`camelpy.tools.runner.run_schedule`).
 
     :raises: :exc:`ValueError` for bad settings (*rounds* outside 1..:data:`MAX_PAIRS`, a *concurrency*
         below 1, a *hang_timeout* not above 0, …), an engine that cannot start, or an *out* folder that
@@ -239,7 +244,9 @@ def run_match(
         if not isinstance(engine, EngineConfig):
             raise TypeError(f"{label} must be an EngineConfig, got {type(engine).__name__} {shown(engine)}")
     int_arg(rounds, "rounds", 1, MAX_PAIRS)
-    int_arg(concurrency, "concurrency", 1)
+    if concurrency is not None:
+        int_arg(concurrency, "concurrency", 1)
+    cluster.check_backend(backend)
     if not isinstance(adjudication, Adjudication):
         raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
     _check_sprt(sprt)
@@ -286,6 +293,7 @@ def run_match(
             concurrency=concurrency,
             adjudication=adjudication,
             hang_timeout=hang_timeout,
+            backend=backend,
         )
     finally:
         progress.close()
@@ -337,6 +345,7 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--concurrency", type=int, default=None, help="games at once (default 1)")
     p.add_argument("--out", help="folder for games.jsonl, games.pgn and the summary; rerun to resume")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
+    cluster.add_ray_argument(p, "play the game pairs")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -407,12 +416,13 @@ def main(args: argparse.Namespace) -> int:
         order=args.order,
         seed=args.seed,
         start=args.start,
-        concurrency=args.concurrency or 1,
+        concurrency=args.concurrency,
         adjudication=adjudication_from_args(args.draw, args.resign, args.maxmoves),
         sprt=sprt,
         out=args.out,
         hang_timeout=args.hang_timeout,
         quiet=args.quiet,
+        backend=cluster.ray_backend(args.ray, "camelpy match --ray"),
     )
     print(result.summary())
     return 0
@@ -444,6 +454,8 @@ def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: Engin
         )
         if given
     ]
+    if args.ray is not None:
+        raise ValueError("--ray plays chess matches; a Leiserchess match runs on this machine")
     if chess_only:
         raise ValueError(
             f"{chess_only[0]} is for chess: a Leiserchess match opens with --random-plies random moves"

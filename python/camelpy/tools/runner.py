@@ -20,13 +20,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from camelpy import cluster
 from camelpy._args import brief, int_arg, items_arg, path_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
 from camelpy.tools.engines import EngineConfig, UciPlayer
 from camelpy.tools.openings import Opening
 from camelpy.tools.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game
 
-__all__ = ["GameLog", "GameSpec", "Progress", "run_schedule"]
+__all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_schedule"]
 
 JSONL_VERSION = 1
 """Format version written in the header line of ``games.jsonl``."""
@@ -239,32 +240,49 @@ def run_schedule(
     specs: Sequence[GameSpec],
     on_game: Callable[[GameRecord], bool],
     *,
-    concurrency: int = 1,
+    concurrency: int | None = None,
     adjudication: Adjudication = NO_ADJUDICATION,
     hang_timeout: float = 60.0,
+    backend: str = "local",
 ) -> None:
-    """Plays *specs* with up to *concurrency* games at once; *on_game* gets each finished game in the
-    order they finish and returns ``True`` to stop the run (games still running are abandoned).
+    """Plays *specs* with up to *concurrency* games at once (default 1); *on_game* gets each finished
+    game in the order they finish and returns ``True`` to stop the run (games still running are
+    abandoned).
+
+    With ``backend="ray"`` the games are tasks on the Ray cluster this process is connected to
+    (:func:`camelpy.cluster.connect`; a local one is started if none is): one task per game pair, both
+    games on one worker, so a pair is never split; up to *concurrency* pairs at once (default: the
+    cluster's CPUs). A pair whose worker dies, or whose task fails, is played again
+    (:data:`camelpy.cluster.TASK_RETRIES` times); *on_game* gets a pair's games only once the whole
+    pair is finished, so nothing is counted twice. Stopping (``True`` from *on_game*, Ctrl-C)
+    cancels the pairs still running.
 
     :raises: :exc:`camelpy.tools.engines.EngineStartError` when an engine cannot be started;
         :exc:`ValueError` (before any engine starts) for a *concurrency* below 1, a *hang_timeout* not
-        above 0 or a game naming an engine that is not in *configs*; :exc:`TypeError` for an argument
-        of the wrong type.
+        above 0, a game naming an engine that is not in *configs* or an unknown *backend*;
+        :exc:`TypeError` for an argument of the wrong type; :exc:`ImportError` for ``backend="ray"``
+        without Ray installed.
     """
     configs = items_arg(configs, "configs", EngineConfig)
     specs = items_arg(specs, "specs", GameSpec)
     if not callable(on_game):
         raise TypeError(f"on_game must be callable, got {type(on_game).__name__} {shown(on_game)}")
-    int_arg(concurrency, "concurrency", 1)
+    if concurrency is not None:
+        int_arg(concurrency, "concurrency", 1)
     if not isinstance(adjudication, Adjudication):
         raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
     real_arg(hang_timeout, "hang_timeout", above=0)
+    cluster.check_backend(backend)
     for spec in specs:
         for index in (spec.white, spec.black):
             if index >= len(configs):
                 raise ValueError(
                     f"game {spec.round_label} names engine {index}, but there are {len(configs)}"
                 )
+    if backend == "ray":
+        _run_on_ray(configs, specs, on_game, concurrency, adjudication, hang_timeout)
+        return
+    concurrency = concurrency or 1
 
     async def main() -> None:
         queue: asyncio.Queue[GameSpec] = asyncio.Queue()
@@ -294,3 +312,51 @@ def run_schedule(
                     await task
 
     asyncio.run(main())
+
+
+def play_specs(
+    configs: Sequence[EngineConfig],
+    specs: Sequence[GameSpec],
+    adjudication: Adjudication,
+    hang_timeout: float,
+) -> list[GameRecord]:
+    """Plays *specs* one after the other on this machine and returns their games: a cluster's task
+    (one game pair)."""
+    records: list[GameRecord] = []
+
+    def keep(record: GameRecord) -> bool:
+        records.append(record)
+        return False
+
+    run_schedule(configs, specs, keep, concurrency=1, adjudication=adjudication, hang_timeout=hang_timeout)
+    return sorted(records, key=lambda r: r.game)
+
+
+def _run_on_ray(
+    configs: Sequence[EngineConfig],
+    specs: Sequence[GameSpec],
+    on_game: Callable[[GameRecord], bool],
+    concurrency: int | None,
+    adjudication: Adjudication,
+    hang_timeout: float,
+) -> None:
+    """:func:`run_schedule` on a Ray cluster: one task per game pair."""
+    ray = cluster.connect(what="a match on Ray")
+    pairs: dict[int, list[GameSpec]] = {}
+    for spec in specs:
+        pairs.setdefault(spec.pair, []).append(spec)
+    waiting = list(pairs.items())
+    waiting.reverse()  # popped from the end: the schedule's order
+    pool: cluster.TaskPool[int] = cluster.TaskPool(ray, play_specs, concurrency or cluster.cluster_cpus(ray))
+    configs = list(configs)
+    try:
+        while waiting or len(pool):
+            while waiting and not pool.full:
+                pair, games = waiting.pop()
+                pool.submit(pair, configs, games, adjudication, hang_timeout)
+            _, records = pool.next()
+            for record in records:
+                if on_game(record):
+                    return
+    finally:
+        pool.cancel()

@@ -57,6 +57,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from camelpy import cluster
 from camelpy._args import (
     choice_arg,
     int_arg,
@@ -362,12 +363,20 @@ class TournamentResult:
     """Ratings, strongest first."""
 
 
-def run_tournament(config: TournamentConfig, *, quiet: bool = True) -> TournamentResult:
+def run_tournament(
+    config: TournamentConfig, *, quiet: bool = True, backend: str = "local"
+) -> TournamentResult:
     """Plays the tournament (resuming from ``config.out`` when it holds the same one) and rates it.
+    With ``backend="ray"`` its game pairs are tasks on a Ray cluster, ``config.concurrency`` pairs at
+    once (:func:`camelpy.tools.runner.run_schedule`); chess only.
 
-    :raises: :exc:`ValueError` for an engine that cannot start or an output folder of another run.
+    :raises: :exc:`ValueError` for an engine that cannot start, an output folder of another run or a
+        Leiserchess tournament on Ray.
     """
     _check_config(config)
+    cluster.check_backend(backend)
+    if config.game == "leiserchess" and backend != "local":
+        raise ValueError("--ray plays chess tournaments; a Leiserchess tournament runs on this machine")
     if config.game == "leiserchess":
         return _run_leiserchess(config, quiet=quiet)
     specs = schedule(config)
@@ -404,6 +413,7 @@ def run_tournament(config: TournamentConfig, *, quiet: bool = True) -> Tournamen
             concurrency=config.concurrency,
             adjudication=config.adjudication,
             hang_timeout=config.hang_timeout,
+            backend=backend,
         )
     finally:
         progress.close()
@@ -470,6 +480,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--concurrency", type=int, help="override the config's concurrency")
     p.add_argument("--out", help="override the config's output folder")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
+    cluster.add_ray_argument(p, "play the game pairs")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -480,7 +491,10 @@ def main(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, concurrency=args.concurrency)
     if args.out:
         config = dataclasses.replace(config, out=args.out)
-    result = run_tournament(config, quiet=args.quiet)
+    backend = cluster.ray_backend(args.ray, "camelpy tournament --ray")
+    if backend == "ray" and not args.concurrency:  # the config's concurrency is this machine's
+        config = dataclasses.replace(config, concurrency=cluster.cluster_cpus(cluster.ray_module()))
+    result = run_tournament(config, quiet=args.quiet, backend=backend)
     print(f"Games: {len(result.games)}")
     print(result.table)
     return 0

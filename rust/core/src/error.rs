@@ -303,6 +303,15 @@ pub enum DataError {
         /// The digest of the settings given now.
         given: u64,
     },
+    /// Packed records given to append ([`crate::data::RecordWriter::write_packed`]) that are not whole
+    /// games: a length that is not a multiple of 32 bytes, a record that does not decode, or records
+    /// after the last one flagged as its game's last.
+    BadGames {
+        /// The file they were to be appended to.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A generation setting out of range, or settings that contradict each other.
     Settings(String),
     /// An opening that cannot start a game.
@@ -350,6 +359,9 @@ impl fmt::Display for DataError {
                  {given:#018x}): nodes, depth, random plies, openings, hash size or adjudication differ",
                 quote(path)
             ),
+            DataError::BadGames { path, reason } => {
+                write!(f, "games to append to '{}' are not whole games: {reason}", quote(path))
+            }
             DataError::Settings(why) => f.write_str(why),
             DataError::Opening { index, reason } => write!(f, "opening {index}: {reason}"),
             DataError::Alloc(e) => e.fmt(f),

@@ -76,6 +76,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval::linearize, m)?)?;
     m.add_function(wrap_pyfunction!(eval::linearize_file, m)?)?;
     m.add_function(wrap_pyfunction!(data::datagen, m)?)?;
+    m.add_function(wrap_pyfunction!(data::datagen_games, m)?)?;
+    m.add_class::<data::DataWriter>()?;
     m.add_function(wrap_pyfunction!(train::train, m)?)?;
     m.add("NET_HIDDEN", camelpy_core::nnue::HIDDEN)?;
     m.add_function(wrap_pyfunction!(data::read_records, m)?)?;

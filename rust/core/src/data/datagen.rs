@@ -33,6 +33,7 @@
 
 use std::{
     collections::BTreeMap,
+    ops::Range,
     path::Path,
     sync::{
         atomic::{AtomicBool, AtomicU64, Ordering},
@@ -470,20 +471,88 @@ impl Datagen {
             return Ok(summary);
         }
 
-        let next = AtomicU64::new(first_games);
-        // Raised by the calling thread on a write error, and whenever it leaves the loop below.
+        self.play_ordered(seed, first_games..games, tables, stop, |game| {
+            match game {
+                Some(game) => {
+                    writer.write_game(&game.records)?;
+                    let p = &mut summary.progress;
+                    p.new_games += 1;
+                    p.new_positions += game.records.len() as u64;
+                    p.nodes += game.nodes;
+                    summary.results[game.result as usize] += 1;
+                    summary.ends[game.end as usize] += 1;
+                }
+                None => {
+                    summary.progress.games = writer.games();
+                    summary.progress.positions = writer.records();
+                    summary.progress.elapsed = start.elapsed();
+                    progress(&summary.progress);
+                }
+            }
+            Ok(())
+        })?;
+        summary.progress.games = writer.games();
+        summary.progress.positions = writer.records();
+        summary.progress.elapsed = start.elapsed();
+        summary.stopped = writer.games() < games;
+        progress(&summary.progress);
+        Ok(summary)
+    }
+
+    /// Plays games `range` of a run seeded with `seed` on `workers` threads and returns them in index
+    /// order: the games [`Datagen::run`] writes at those indices, byte for byte, so that a file can be
+    /// filled by shards played elsewhere (a cluster's tasks) and written in order. Raising `stop`
+    /// ends it early: the games returned are then the first ones of `range`, without a gap.
+    ///
+    /// # Errors
+    /// A table that cannot be allocated.
+    pub fn play_games(
+        &self,
+        seed: u64,
+        range: Range<u64>,
+        workers: usize,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Game>, DataError> {
+        let count = range.end.saturating_sub(range.start);
+        let tables = (0..(workers.max(1) as u64).min(count))
+            .map(|_| TranspositionTable::new(self.settings.hash_mb))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut games = Vec::with_capacity(count.min(1 << 16) as usize);
+        self.play_ordered(seed, range, tables, stop, |game| {
+            games.extend(game);
+            Ok(())
+        })?;
+        Ok(games)
+    }
+
+    /// Plays games `range` with one worker thread per table and hands each finished game to `sink` on
+    /// the calling thread in index order (holding back games that finish early); `sink` is also
+    /// called with `None` at least every [`PROGRESS_INTERVAL`]. Raising `stop` makes the workers take
+    /// no new game; every game taken is still handed over, so what `sink` got is always a prefix of
+    /// `range`. An error from `sink` halts the workers, and is returned once they have stopped (the
+    /// games still arriving are dropped).
+    fn play_ordered(
+        &self,
+        seed: u64,
+        range: Range<u64>,
+        tables: Vec<TranspositionTable>,
+        stop: &AtomicBool,
+        mut sink: impl FnMut(Option<Game>) -> Result<(), DataError>,
+    ) -> Result<(), DataError> {
+        let next = AtomicU64::new(range.start);
+        // Raised by the calling thread on an error, and whenever it leaves the loop below.
         let halt = AtomicBool::new(false);
         let mut error = None;
         thread::scope(|scope| {
             let (sender, finished) = mpsc::channel::<Game>();
             for mut tt in tables {
-                let (sender, next, halt) = (sender.clone(), &next, &halt);
+                let (sender, next, halt, end) = (sender.clone(), &next, &halt, range.end);
                 scope.spawn(move || loop {
                     if stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed) {
                         break;
                     }
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= games {
+                    if index >= end {
                         break;
                     }
                     if sender.send(self.play_game(seed, index, &mut tt)).is_err() {
@@ -494,51 +563,39 @@ impl Datagen {
             drop(sender);
             let _halt_workers = RaiseOnDrop(&halt);
             let mut waiting: BTreeMap<u64, Game> = BTreeMap::new();
-            let mut next_to_write = first_games;
-            let mut last_report = Instant::now();
+            let mut next_to_hand = range.start;
+            let mut last_tick = Instant::now();
             loop {
-                match finished.recv_timeout(PROGRESS_INTERVAL.saturating_sub(last_report.elapsed())) {
-                    Ok(game) => {
-                        waiting.insert(game.index, game);
-                        while let Some(game) = waiting.remove(&next_to_write) {
-                            next_to_write += 1;
-                            if error.is_some() {
-                                continue;
-                            }
-                            if let Err(e) = writer.write_game(&game.records) {
+                let arrived =
+                    match finished.recv_timeout(PROGRESS_INTERVAL.saturating_sub(last_tick.elapsed())) {
+                        Ok(game) => Some(game),
+                        Err(mpsc::RecvTimeoutError::Timeout) => None,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    };
+                if let Some(game) = arrived {
+                    waiting.insert(game.index, game);
+                    while let Some(game) = waiting.remove(&next_to_hand) {
+                        next_to_hand += 1;
+                        if error.is_none() {
+                            if let Err(e) = sink(Some(game)) {
                                 error = Some(e);
                                 halt.store(true, Ordering::Relaxed);
-                                continue;
                             }
-                            let p = &mut summary.progress;
-                            p.new_games += 1;
-                            p.new_positions += game.records.len() as u64;
-                            p.nodes += game.nodes;
-                            summary.results[game.result as usize] += 1;
-                            summary.ends[game.end as usize] += 1;
                         }
                     }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
-                if last_report.elapsed() >= PROGRESS_INTERVAL {
-                    last_report = Instant::now();
-                    summary.progress.games = writer.games();
-                    summary.progress.positions = writer.records();
-                    summary.progress.elapsed = start.elapsed();
-                    progress(&summary.progress);
+                if last_tick.elapsed() >= PROGRESS_INTERVAL {
+                    last_tick = Instant::now();
+                    if error.is_none() {
+                        if let Err(e) = sink(None) {
+                            error = Some(e);
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
                 }
             }
         });
-        if let Some(e) = error {
-            return Err(e);
-        }
-        summary.progress.games = writer.games();
-        summary.progress.positions = writer.records();
-        summary.progress.elapsed = start.elapsed();
-        summary.stopped = writer.games() < games;
-        progress(&summary.progress);
-        Ok(summary)
+        error.map_or(Ok(()), Err)
     }
 }
 
@@ -584,7 +641,7 @@ pub fn datagen(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::format::RecordReader;
+    use crate::data::format::{Header, RecordReader, RecordWriter};
 
     fn quick() -> DatagenSettings {
         DatagenSettings { nodes: Some(400), hash_mb: 1, ..DatagenSettings::default() }
@@ -756,6 +813,39 @@ mod tests {
         let records: Vec<Record> = RecordReader::open(&one).unwrap().map(Result::unwrap).collect();
         assert_eq!(records.len() as u64, a.progress.positions);
         assert_eq!(records.iter().filter(|r| r.last_of_game).count(), 6);
+    }
+
+    #[test]
+    fn shards_played_apart_and_appended_in_order_give_the_same_file() {
+        let (whole, sharded) = (temp("whole-shards.bin"), temp("sharded.bin"));
+        let no = AtomicBool::new(false);
+        datagen(&whole, &quick(), 5, 7, 2, &no, |_| {}).unwrap();
+        let generator = Datagen::new(quick()).unwrap();
+        let header = Header { seed: 5, settings_digest: generator.digest() };
+        let mut writer = RecordWriter::open(&sharded, header).unwrap();
+        for range in [0..3, 3..4, 4..7] {
+            let games = generator.play_games(5, range.clone(), 2, &no).unwrap();
+            assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), range.collect::<Vec<_>>());
+            let bytes: Vec<u8> = games.iter().flat_map(|g| &g.records).flat_map(|r| r.pack()).collect();
+            assert_eq!(writer.write_packed(&bytes).unwrap(), games.len() as u64);
+        }
+        drop(writer);
+        assert_eq!(file_bytes(&sharded), file_bytes(&whole));
+
+        // Bytes that are not whole games are refused, and nothing is written.
+        let mut writer = RecordWriter::open(&sharded, header).unwrap();
+        let game = generator.play_games(5, 7..8, 1, &no).unwrap().remove(0);
+        let bytes: Vec<u8> = game.records.iter().flat_map(|r| r.pack()).collect();
+        let refused =
+            |bytes: &[u8], writer: &mut RecordWriter| writer.write_packed(bytes).unwrap_err().to_string();
+        assert!(refused(&bytes[..bytes.len() - 32], &mut writer).contains("does not end its game"));
+        assert!(refused(&bytes[..40], &mut writer).contains("40 bytes are not a whole number"));
+        let mut garbled = bytes.clone();
+        garbled[8] = 0x77; // piece code 7 is no piece
+        assert!(refused(&garbled, &mut writer).contains("record 0"), "{}", refused(&garbled, &mut writer));
+        assert_eq!(writer.games(), 7);
+        drop(writer);
+        assert_eq!(file_bytes(&sharded), file_bytes(&whole));
     }
 
     #[test]

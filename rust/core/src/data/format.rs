@@ -719,6 +719,40 @@ impl RecordWriter {
         Ok(())
     }
 
+    /// Appends whole games given as packed records, as a file stores them after its header (each
+    /// game's records in order, its last one flagged): games played elsewhere, such as a cluster's
+    /// shards of [`crate::data::Datagen::play_games`]. Every record is decoded first, and nothing is
+    /// written unless the bytes are whole games. Returns the number of games appended.
+    ///
+    /// # Errors
+    /// [`DataError::BadGames`] for bytes that are not whole records, a record that does not decode or
+    /// records after the last game's end (nothing is written); a failed write.
+    pub fn write_packed(&mut self, bytes: &[u8]) -> Result<u64, DataError> {
+        let bad = |reason: String| DataError::BadGames { path: self.path.clone(), reason };
+        if !bytes.len().is_multiple_of(RECORD_SIZE) {
+            return Err(bad(format!(
+                "{} bytes are not a whole number of {RECORD_SIZE}-byte records",
+                bytes.len()
+            )));
+        }
+        let mut games = 0u64;
+        let mut open_game = false;
+        for (index, chunk) in bytes.chunks_exact(RECORD_SIZE).enumerate() {
+            let record: &[u8; RECORD_SIZE] = chunk.try_into().expect("chunks_exact gives whole records");
+            Record::unpack(record).map_err(|e| bad(format!("record {index}: {e}")))?;
+            open_game = record[R_FLAGS] & FLAG_LAST == 0;
+            games += u64::from(!open_game);
+        }
+        if open_game {
+            return Err(bad("the last record does not end its game".into()));
+        }
+        self.output.write_all(bytes).map_err(io_error(&self.path, "write"))?;
+        self.output.flush().map_err(io_error(&self.path, "write"))?;
+        self.games += games;
+        self.records += (bytes.len() / RECORD_SIZE) as u64;
+        Ok(games)
+    }
+
     /// Whole games in the file.
     pub fn games(&self) -> u64 {
         self.games
