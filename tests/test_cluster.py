@@ -177,6 +177,11 @@ def test_analyse_many_on_ray_gives_the_local_results_in_order(address: str) -> N
         "InvalidFenError",
     ]
     assert seen[-1] == (len(items), len(items)) and seen == sorted(seen)
+    # Bad settings are refused here, before any task runs.
+    with pytest.raises(ValueError, match="hash_mb"):
+        analyse_many(items, limit, backend="ray", hash_mb=0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="threads"):
+        analyse_many(items, limit, backend="ray", threads=0)  # type: ignore[arg-type]
     # The engine's own settings travel with the positions.
     engine = camelpy.Engine()
     engine.set_params({"knight_value_mg": 100})
@@ -204,6 +209,8 @@ def test_datagen_on_ray_writes_the_local_file_and_resumes(address: str, tmp_path
     assert first.positions + rest.new_positions == rest.positions == camelpy.data.info(local).records
     assert rest.white_wins + rest.draws + rest.black_wins == 25 == sum(rest.ends.values())
     assert resumed.read_bytes() == local.read_bytes()
+    with pytest.raises(ValueError, match="workers must be between 1 and"):
+        camelpy.data.generate(resumed, games=50, backend="ray", workers=0, **settings)  # type: ignore[arg-type]
     # Other settings than the file's are refused, as locally.
     with pytest.raises(camelpy.errors.DataFileError, match="other settings"):
         camelpy.data.generate(resumed, games=50, backend="ray", nodes=401, seed=5, random_plies=6)

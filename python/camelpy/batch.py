@@ -36,6 +36,7 @@ import chess
 import chess.engine
 
 from camelpy import _core, cluster
+from camelpy._args import int_arg
 from camelpy.tablebase import Tablebase, open_tablebase
 from camelpy.types import BoardOrFen, SearchResult, board_root, limit_ms, search_result
 
@@ -131,6 +132,8 @@ def analyse_many(
         raise TypeError(f"expected a chess.engine.Limit, got {type(limit).__name__}")
     ms = limit_ms(limit)
     if cluster.check_backend(backend) == "ray":
+        if threads is not None:
+            int_arg(threads, "threads", 1, _core.MAX_THREADS)
         settings: dict[str, Any] = {
             "hash_mb": hash_mb,
             "params": params,
@@ -138,6 +141,7 @@ def analyse_many(
             "eval_file": eval_file,
             "tablebases": None if tablebases is None else _tablebase(tablebases).path,
         }
+        analyse_many([], limit, threads=1, **settings)  # the settings checked here, before any task
         return _analyse_on_ray(list(boards_or_fens), limit, progress, settings)
     entries: list[BatchResult | None] = []
     boards: list[chess.Board] = []

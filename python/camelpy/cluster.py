@@ -5,7 +5,7 @@
 shards of self-play games, chunks of positions. Each task takes one CPU of the cluster; a task whose
 worker dies, or that raises, is run again (up to :data:`TASK_RETRIES` times), and only a finished
 task's result is used, so nothing is lost or counted twice. Without Ray installed, or without
-``backend="ray"``, nothing here is imported and everything runs locally.
+``backend="ray"``, Ray is never imported and everything runs locally.
 
 :func:`connect` joins a cluster (``ray.init``); a program that called ``ray.init`` itself is used as
 it is. Every node must have camelpy installed (and, for matches, the engine commands on its ``PATH``);

@@ -40,6 +40,7 @@ import chess
 import chess.engine
 
 from camelpy import _core, cluster
+from camelpy._args import int_arg
 
 if TYPE_CHECKING:
     import numpy
@@ -296,8 +297,9 @@ def _generate_on_ray(
 ) -> Summary:
     """:func:`generate` with shards of :data:`GAMES_PER_TASK` games played as Ray tasks and written in
     order by this process: the same file as a local run."""
-    if not isinstance(games, int) or isinstance(games, bool) or games < 0:
-        raise ValueError(f"games must be at least 0, got {games!r}")
+    int_arg(games, "games", 0)
+    if workers is not None:
+        int_arg(workers, "workers", 1, _core.MAX_THREADS)
     ray = cluster.connect(what="datagen on Ray")
     started = time.perf_counter()
     writer = _core.DataWriter(path, seed=seed, **settings)
