@@ -1,8 +1,9 @@
 # Stubs for the native module camelpy._core (checked by tests/test_stubs.py with mypy.stubtest).
 import os
-from typing import Any, Callable, Final, Literal, final
+from typing import Any, Callable, Final, Literal, TypedDict, final
 
 import chess
+from typing_extensions import Unpack
 
 __version__: str
 build_profile: Literal["release", "debug"]
@@ -349,25 +350,31 @@ def analyse_many(
     tablebases: Tablebase | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> list[SearchOutcome | Exception]: ...
+
+class _DatagenSettings(TypedDict, total=False):
+    """The generation settings ``datagen``, ``datagen_games`` and ``DataWriter`` take as keywords."""
+
+    nodes: int | None
+    depth: int | None
+    random_plies: int | None
+    openings: list[str] | None
+    hash_mb: int | None
+    win_score: int | None
+    win_plies: int | None
+    draw_score: int | None
+    draw_plies: int | None
+    draw_after: int | None
+    max_plies: int | None
+    eval_file: str | None
+
 def datagen(
     path: str | os.PathLike[str],
     *,
     games: int,
     seed: int | None = None,
     workers: int | None = None,
-    nodes: int | None = None,
-    depth: int | None = None,
-    random_plies: int | None = None,
-    openings: list[str] | None = None,
-    hash_mb: int | None = None,
-    win_score: int | None = None,
-    win_plies: int | None = None,
-    draw_score: int | None = None,
-    draw_plies: int | None = None,
-    draw_after: int | None = None,
-    max_plies: int | None = None,
-    eval_file: str | None = None,
     progress: Callable[[int, int, float], object] | None = None,
+    **settings: Unpack[_DatagenSettings],
 ) -> tuple[int, int, int, int, int, float, bool, tuple[int, int, int], list[tuple[str, int]]]: ...
 def datagen_games(
     *,
@@ -375,18 +382,7 @@ def datagen_games(
     count: int,
     seed: int | None = None,
     workers: int | None = None,
-    nodes: int | None = None,
-    depth: int | None = None,
-    random_plies: int | None = None,
-    openings: list[str] | None = None,
-    hash_mb: int | None = None,
-    win_score: int | None = None,
-    win_plies: int | None = None,
-    draw_score: int | None = None,
-    draw_plies: int | None = None,
-    draw_after: int | None = None,
-    max_plies: int | None = None,
-    eval_file: str | None = None,
+    **settings: Unpack[_DatagenSettings],
 ) -> tuple[bytes, int, tuple[int, int, int], list[tuple[str, int]]]: ...
 
 @final
@@ -396,18 +392,7 @@ class DataWriter:
         path: str | os.PathLike[str],
         *,
         seed: int | None = None,
-        nodes: int | None = None,
-        depth: int | None = None,
-        random_plies: int | None = None,
-        openings: list[str] | None = None,
-        hash_mb: int | None = None,
-        win_score: int | None = None,
-        win_plies: int | None = None,
-        draw_score: int | None = None,
-        draw_plies: int | None = None,
-        draw_after: int | None = None,
-        max_plies: int | None = None,
-        eval_file: str | None = None,
+        **settings: Unpack[_DatagenSettings],
     ) -> DataWriter: ...
     @property
     def games(self) -> int: ...
