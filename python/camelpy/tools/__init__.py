@@ -8,4 +8,7 @@ SPRT (:mod:`~camelpy.tools.match`, with :mod:`~camelpy.tools.stats`), tournament
 (:mod:`~camelpy.tools.tune`), MiniChess's file-protocol runner and players
 (:mod:`~camelpy.tools.minichess`, over :mod:`camelpy.minichess`), and Leiserchess's protocol engine
 and match referee (:mod:`~camelpy.tools.leiserchess`, :mod:`~camelpy.tools.leiserchess_match`, over
-:mod:`camelpy.leiserchess`). Each is also a Python API."""
+:mod:`camelpy.leiserchess`). Each is also a Python API. ``camelpy gui``, the browser application to play,
+analyse and watch matches, lives beside them in :mod:`camelpy.gui` (its command in
+:mod:`camelpy.gui.server`); matches and tournaments publish their events for it
+(:mod:`~camelpy.tools.events`)."""

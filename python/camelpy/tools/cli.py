@@ -89,6 +89,11 @@ COMMANDS: tuple[Command, ...] = (
         "train", "train the neural network (NNUE) on self-play data, on every core", "camelpy.tools.train"
     ),
     Command(
+        "gui",
+        "play, analyse and watch matches in a browser (pip install 'camelpy[gui]')",
+        "camelpy.gui.server",
+    ),
+    Command(
         "leiserchess",
         "Leiserchess: our player on the course's UCI-like protocol (stdin/stdout), perft",
         "camelpy.tools.leiserchess",

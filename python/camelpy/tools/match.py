@@ -31,6 +31,7 @@ from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, s
 from camelpy._quote import quote
 from camelpy.tools import leiserchess_match, stats
 from camelpy.tools.engines import EngineConfig, parse_engine
+from camelpy.tools.events import EVENTS_VERSION, EventLog
 from camelpy.tools.leiserchess_match import DEFAULT_MAX_PLIES
 from camelpy.tools.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
@@ -134,6 +135,25 @@ class MatchResult:
         if self.terminations:
             lines.append("Terminations: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
         return "\n".join(lines)
+
+    def status_event(self) -> dict[str, Any]:
+        """The fields of the ``status`` event that watchers read (:mod:`camelpy.tools.events`)."""
+        elo = None
+        if self.games:
+            est = self.elo
+            elo = {"elo": est.elo, "lower": est.lower, "upper": est.upper}
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "pentanomial": list(self.pentanomial),
+            "elo": elo,
+            "llr": self.llr,
+            "bounds": list(self.sprt.bounds) if self.sprt is not None else None,
+            "decision": self.decision,
+            "line": self.status_line(),
+        }
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the figures."""
@@ -261,6 +281,7 @@ def run_match(
         specs.append(GameSpec(pair, 1, 1, 0, opening))
     records: list[GameRecord] = []
     log: GameLog | None = None
+    events: EventLog | None = None
     if out is not None:
         settings = {
             "engines": [engine1.to_json(), engine2.to_json()],
@@ -271,10 +292,22 @@ def run_match(
         }
         log = GameLog(out, settings, f"{engine1.name} vs {engine2.name}")
         records = log.open()
+        events = EventLog(out)
     done = {(r.pair, r.game) for r in records}
     result = summarize(engine1.name, engine2.name, records, sprt, str(out) if out else None)
     todo = [] if result.decision else [s for s in specs if s.key not in done]
     progress = Progress(len(specs), len(records), quiet=quiet)
+    if events is not None:
+        events.emit(
+            "run",
+            kind="match",
+            event=f"{engine1.name} vs {engine2.name}",
+            engines=[engine1.name, engine2.name],
+            games=len(specs),
+            sprt=dataclasses.asdict(sprt) if sprt else None,
+            version=EVENTS_VERSION,
+        )
+        events.write("status", result.status_event())
 
     def on_game(record: GameRecord) -> bool:
         nonlocal result
@@ -282,9 +315,12 @@ def run_match(
         if log is not None:
             log.append(record)
         result = summarize(engine1.name, engine2.name, records, sprt, result.out)
+        if events is not None:
+            events.write("status", result.status_event())
         progress.update(len(records), result.status_line())
         return result.decision is not None
 
+    ended = "interrupted"
     try:
         run_schedule(
             [engine1, engine2],
@@ -294,9 +330,13 @@ def run_match(
             adjudication=adjudication,
             hang_timeout=hang_timeout,
             backend=backend,
+            observer=events.write if events is not None else None,
         )
+        ended = "stopped" if result.decision else "finished"
     finally:
         progress.close()
+        if events is not None:
+            events.emit("end", reason=ended)
         if log is not None:
             (log.dir / "summary.txt").write_text(result.summary() + "\n", encoding="utf-8")
             (log.dir / "summary.json").write_text(

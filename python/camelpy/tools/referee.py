@@ -24,6 +24,7 @@ import chess.pgn
 from camelpy._args import brief, int_arg, opt_int_arg, opt_str_arg, shown, str_arg
 from camelpy._quote import quote
 from camelpy.tools.engines import EngineConfig, UciPlayer
+from camelpy.tools.events import Observer
 from camelpy.tools.openings import Opening
 
 __all__ = ["NO_ADJUDICATION", "Adjudication", "GameRecord", "MoveRecord", "play_game"]
@@ -279,6 +280,33 @@ def _score_text(score: chess.engine.Score) -> str:
     return f"{cp / 100:+.2f}"
 
 
+def _result_event(
+    round_label: str, white: str, black: str, result: str, termination: str, reason: str, plies: int
+) -> dict[str, Any]:
+    return {
+        "id": round_label,
+        "white": white,
+        "black": black,
+        "result": result,
+        "termination": termination,
+        "reason": reason,
+        "plies": plies,
+    }
+
+
+def result_event(record: GameRecord) -> dict[str, Any]:
+    """The ``result`` event (:mod:`camelpy.tools.events`) of a finished game."""
+    return _result_event(
+        record.round,
+        record.white,
+        record.black,
+        record.result,
+        record.termination,
+        record.reason,
+        len(record.moves),
+    )
+
+
 def _side(color: chess.Color) -> str:
     return "White" if color == chess.WHITE else "Black"
 
@@ -368,8 +396,11 @@ async def play_game(
     round_label: str = "1",
     pair: int = 0,
     game_index: int = 0,
+    observer: Observer | None = None,
 ) -> tuple[GameRecord, set[UciPlayer]]:
     """Plays one game; returns the record and the engines that misbehaved (the caller restarts them).
+    *observer*, if given, gets the game's ``game``, ``move`` and ``result`` events
+    (:mod:`camelpy.tools.events`) as they happen.
 
     Never raises for an engine's fault: a crash, hang, time loss, illegal move or missing move ends
     the game against that engine.
@@ -383,7 +414,32 @@ async def play_game(
     broken: set[UciPlayer] = set()
     loop = asyncio.get_running_loop()
 
+    def clock_times() -> dict[str, float] | None:
+        if white.config.tc is None and black.config.tc is None:
+            return None
+        return {_side(c).lower(): round(clocks[c].remaining, 3) for c in chess.COLORS}
+
+    if observer is not None:
+        observer(
+            "game",
+            {
+                "id": round_label,
+                "white": white.config.name,
+                "black": black.config.name,
+                "fen": opening.fen,
+                "book": list(opening.moves),
+                "clock": clock_times(),
+            },
+        )
+
     def finish(result: str, termination: str, reason: str) -> tuple[GameRecord, set[UciPlayer]]:
+        if observer is not None:
+            observer(
+                "result",
+                _result_event(
+                    round_label, white.config.name, black.config.name, result, termination, reason, len(moves)
+                ),
+            )
         record = GameRecord(
             white=white.config.name,
             black=black.config.name,
@@ -461,6 +517,20 @@ async def play_game(
             )
         )
         board.push(played.move)
+        if observer is not None:
+            last = moves[-1]
+            observer(
+                "move",
+                {
+                    "id": round_label,
+                    "uci": last.uci,
+                    "score": last.score,
+                    "cp": last.cp,
+                    "depth": last.depth,
+                    "time": round(elapsed, 3),
+                    "clock": clock_times(),
+                },
+            )
         if board.outcome(claim_draw=True) is None:
             verdict = _adjudicate(board, moves, adjudication)
             if verdict is not None:

@@ -24,8 +24,9 @@ from camelpy import cluster
 from camelpy._args import brief, int_arg, items_arg, path_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
 from camelpy.tools.engines import EngineConfig, UciPlayer
+from camelpy.tools.events import Observer
 from camelpy.tools.openings import Opening
-from camelpy.tools.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game
+from camelpy.tools.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game, result_event
 
 __all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_schedule"]
 
@@ -198,6 +199,7 @@ async def _worker(
     hang_timeout: float,
     on_game: Callable[[GameRecord], bool],
     stop: asyncio.Event,
+    observer: Observer | None,
 ) -> None:
     cache: dict[int, UciPlayer] = {}
     try:
@@ -223,6 +225,7 @@ async def _worker(
                 round_label=spec.round_label,
                 pair=spec.pair,
                 game_index=spec.game,
+                observer=observer,
             )
             for player in broken:
                 await player.restart()
@@ -244,10 +247,12 @@ def run_schedule(
     adjudication: Adjudication = NO_ADJUDICATION,
     hang_timeout: float = 60.0,
     backend: str = "local",
+    observer: Observer | None = None,
 ) -> None:
     """Plays *specs* with up to *concurrency* games at once (default 1); *on_game* gets each finished
     game in the order they finish and returns ``True`` to stop the run (games still running are
-    abandoned).
+    abandoned). *observer* gets each game's events as it is played (:mod:`camelpy.tools.events`;
+    on Ray only each game's ``result``).
 
     With ``backend="ray"`` the games are tasks on the Ray cluster this process is connected to
     (:func:`camelpy.cluster.connect`; a local one is started if none is): one task per game pair, both
@@ -273,6 +278,8 @@ def run_schedule(
         raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
     real_arg(hang_timeout, "hang_timeout", above=0)
     cluster.check_backend(backend)
+    if observer is not None and not callable(observer):
+        raise TypeError(f"observer must be callable, got {type(observer).__name__} {shown(observer)}")
     for spec in specs:
         for index in (spec.white, spec.black):
             if index >= len(configs):
@@ -280,7 +287,7 @@ def run_schedule(
                     f"game {spec.round_label} names engine {index}, but there are {len(configs)}"
                 )
     if backend == "ray":
-        _run_on_ray(configs, specs, on_game, concurrency, adjudication, hang_timeout)
+        _run_on_ray(configs, specs, on_game, concurrency, adjudication, hang_timeout, observer)
         return
     concurrency = concurrency or 1
 
@@ -290,7 +297,9 @@ def run_schedule(
             queue.put_nowait(spec)
         stop = asyncio.Event()
         tasks = [
-            asyncio.ensure_future(_worker(configs, queue, adjudication, hang_timeout, on_game, stop))
+            asyncio.ensure_future(
+                _worker(configs, queue, adjudication, hang_timeout, on_game, stop, observer)
+            )
             for _ in range(min(concurrency, max(len(specs), 1)))
         ]
         try:
@@ -339,6 +348,7 @@ def _run_on_ray(
     concurrency: int | None,
     adjudication: Adjudication,
     hang_timeout: float,
+    observer: Observer | None,
 ) -> None:
     """:func:`run_schedule` on a Ray cluster: one task per game pair."""
     ray = cluster.connect(what="a match on Ray")
@@ -356,6 +366,8 @@ def _run_on_ray(
                 pool.submit(pair, configs, games, adjudication, hang_timeout)
             _, records = pool.next()
             for record in records:
+                if observer is not None:
+                    observer("result", result_event(record))
                 if on_game(record):
                     return
     finally:

@@ -73,6 +73,7 @@ from camelpy._args import (
 from camelpy._quote import quote
 from camelpy.leiserchess import RULES
 from camelpy.tools.engines import EngineConfig, engine_from_mapping
+from camelpy.tools.events import EVENTS_VERSION, EventLog
 from camelpy.tools.leiserchess_match import (
     DEFAULT_MAX_PLIES,
     DEFAULT_RANDOM_PLIES,
@@ -91,7 +92,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python < 3.11
     import tomli as tomllib
 
-__all__ = ["TournamentConfig", "TournamentResult", "parse_config", "run_tournament", "schedule"]
+__all__ = ["TournamentConfig", "TournamentResult", "parse_config", "run_tournament", "schedule", "standings"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -335,6 +336,27 @@ def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
     return [(i, j) for i, j in found if not families[i] or families[i] != families[j]]
 
 
+def standings(names: list[str], records: list[GameRecord]) -> list[list[object]]:
+    """``[name, points, games]`` for each player, most points first (fewest games first among equal
+    points, then by name): the ``standings`` event's rows.
+
+    >>> from camelpy.tools.openings import Opening
+    >>> standings(["a", "b", "c"], [GameRecord("a", "b", Opening(), "0-1", "checkmate", "")])
+    [['b', 1.0, 1], ['c', 0.0, 0], ['a', 0.0, 1]]
+    """
+    points = dict.fromkeys(names, 0.0)
+    games = dict.fromkeys(names, 0)
+    for record in records:
+        if record.result == "*":
+            continue
+        for name in (record.white, record.black):
+            if name in points:
+                points[name] += record.score_for(name)
+                games[name] += 1
+    order = sorted(names, key=lambda name: (-points[name], games[name], name))
+    return [[name, points[name], games[name]] for name in order]
+
+
 def schedule(config: TournamentConfig) -> list[GameSpec]:
     """Every game: for each round, each pairing plays one opening twice with colours swapped.
 
@@ -381,6 +403,7 @@ def run_tournament(
         return _run_leiserchess(config, quiet=quiet)
     specs = schedule(config)
     log = None
+    events: EventLog | None = None
     records: list[GameRecord] = []
     if config.out:
         settings = {
@@ -395,16 +418,32 @@ def run_tournament(
         }
         log = GameLog(config.out, settings, "camelpy tournament")
         records = log.open()
+        events = EventLog(config.out)
     done = {(r.pair, r.game) for r in records}
     progress = Progress(len(specs), len(records), quiet=quiet)
+    names = [p.name for p in config.players]
+    if events is not None:
+        events.emit(
+            "run",
+            kind="tournament",
+            event="camelpy tournament",
+            engines=names,
+            games=len(specs),
+            sprt=None,
+            version=EVENTS_VERSION,
+        )
+        events.emit("standings", rows=standings(names, records))
 
     def on_game(record: GameRecord) -> bool:
         records.append(record)
         if log is not None:
             log.append(record)
+        if events is not None:
+            events.emit("standings", rows=standings(names, records))
         progress.update(len(records), f"{record.white} {record.result} {record.black}")
         return False
 
+    ended = "interrupted"
     try:
         run_schedule(
             config.players,
@@ -414,9 +453,13 @@ def run_tournament(
             adjudication=config.adjudication,
             hang_timeout=config.hang_timeout,
             backend=backend,
+            observer=events.write if events is not None else None,
         )
+        ended = "finished"
     finally:
         progress.close()
+        if events is not None:
+            events.emit("end", reason=ended)
     table = fit_ratings(
         ((r.white, r.black, r.score_for(r.white)) for r in records if r.result != "*"),
         config.anchor,

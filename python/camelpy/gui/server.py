@@ -1,0 +1,797 @@
+"""The ``camelpy gui`` server: a Starlette application on uvicorn, one WebSocket per browser tab.
+
+The page is hand-written HTML, CSS and JavaScript from this package's ``static`` folder; the pieces are
+python-chess's SVG pieces (:func:`chess.svg.piece`). Everything else goes over ``/ws?session=ID``, as
+JSON objects: the page sends *ops*, the server sends *messages*.
+
+Ops (page → server), each ``{"op": name, …}``:
+
+- ``new_game`` (``fen``, ``chess960`` (a position number, ``-1`` for a random one), ``human``
+  (``white``/``black``/``both``), ``strength`` (``{"kind", "value"}``), ``clock`` (``{"base",
+  "inc"}`` seconds or ``null``)), ``move`` (``uci``), ``undo``, ``resign``, ``draw``;
+- ``load`` (``text``: a FEN or a PGN), ``goto`` (``ply``), ``play`` (``moves``: UCI moves played on the
+  analysis board from the ply on show), ``analyse`` (``multipv``), ``stop``;
+- ``watch`` (``folder``), ``unwatch``, ``replay`` (``id``: a finished game of the folder watched).
+
+Messages (server → page), each ``{"type": name, …}``: ``hello`` (levels, version), ``game`` (the game's
+:meth:`~camelpy.gui.play.Game.view` and whether the engine is thinking), ``engine_info`` (the engine's
+search while it thinks: depth, score from White's side, PV in SAN, nodes), ``line`` (the analysis
+board, its moves and the evaluation's terms), ``analysis`` (the MultiPV lines), ``watch_snapshot``,
+``watch_events``, ``replay`` and ``error`` (``op``, ``message``: bad input, shown on the page).
+
+Each tab has a session, named by the page (kept in the tab's ``sessionStorage``), holding its game, its
+analysis board and the folder it watches: a reload or a dropped socket reconnects to it and loses
+nothing. A game's engine keeps thinking while no page is connected; an analysis stops when the last
+page of its session goes. Searches run in threads of their own (one engine per session and task), so
+the event loop never waits on one; a finished search's result is taken only if nothing changed the
+game meanwhile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+import re
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Any, Callable
+
+import chess
+import chess.engine
+import chess.svg
+
+import camelpy
+from camelpy._args import int_arg, shown
+from camelpy._quote import quote
+from camelpy.gui.lines import Line, load_text, score_view
+from camelpy.gui.play import LEVELS, Clock, Game, GameSettings, Strength
+from camelpy.gui.watch import MatchWatch, replay
+
+try:
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, Response
+    from starlette.routing import Mount, Route, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+except ImportError as err:  # pragma: no cover - the optional extra
+    raise ImportError(
+        f"camelpy gui needs Starlette and uvicorn: pip install 'camelpy[gui]' ({err})"
+    ) from None
+
+__all__ = ["DEFAULT_PORT", "Hub", "add_arguments", "create_app", "main", "serve"]
+
+DEFAULT_PORT = 8765
+"""The port ``camelpy gui`` listens on unless told (8000 and 8080 are often taken by other servers)."""
+
+GUI_HASH_MB = 16
+"""Each session's engines' hash tables: ample for a move or an analysis at human pace."""
+
+MAX_SESSIONS = 32
+"""Sessions kept (each up to two engines of :data:`GUI_HASH_MB`); the least recently used one without
+a page connected goes first."""
+
+OUTBOX_LIMIT = 2_000
+"""Messages waiting for one page before it counts as stuck and its socket is closed (it reconnects
+and gets the state afresh)."""
+
+WATCH_POLL_S = 0.1
+"""How often a watched folder's events file is read: moves appear within a tenth of a second."""
+
+STOP_POLL_S = 0.005
+"""How often a search being stopped is asked again until its thread has ended."""
+
+FLAG_GRACE_S = 0.05
+"""How long after a clock should reach zero the server looks, so that the flag falls after it."""
+
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a page may call its session."""
+
+STATIC = Path(__file__).parent / "static"
+
+_PIECE_FILE = re.compile(r"([wb])([KQRBNP])\.svg")
+
+log = logging.getLogger("camelpy.gui")
+
+
+class Client:
+    """One connected page: its socket and the messages waiting for it."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.stuck = False
+
+    def send_text(self, text: str) -> None:
+        """Queues an already serialised message; a page too far behind is dropped."""
+        if self.stuck:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.stuck = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(text)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queues a message."""
+        self.send_text(json.dumps(message))
+
+    async def pump(self) -> None:
+        """Sends the queued messages until told to stop (``None``)."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close()
+                return
+            await self.websocket.send_text(text)
+
+
+class Searcher:
+    """One engine and at most one search on it, in a thread of its own. A new search first stops the
+    previous one and waits for its thread: the core resets its stop flag when a search starts, so two
+    searches must never overlap on one engine."""
+
+    def __init__(self) -> None:
+        self.engine: camelpy.Engine | None = None
+        self.thread: threading.Thread | None = None
+        self.generation = 0
+        self.lock = asyncio.Lock()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search is running."""
+        return self.thread is not None and self.thread.is_alive()
+
+    async def halt(self) -> None:
+        """Stops the running search (its result will be ignored) and waits for its thread."""
+        self.generation += 1
+        while self.thread is not None and self.thread.is_alive():
+            assert self.engine is not None
+            self.engine.stop()
+            await asyncio.sleep(STOP_POLL_S)
+
+    async def start(
+        self,
+        work: Callable[[camelpy.Engine, int], Any],
+        on_done: Callable[[Any, BaseException | None], None],
+    ) -> None:
+        """Runs ``work(engine, generation)`` in a new thread after stopping the previous search
+        (*generation* tells the search's reports from an older one's); *on_done* gets its result (or
+        exception) on the event loop, unless another search or :meth:`halt` came since."""
+        async with self.lock:
+            await self.halt()
+            if self.engine is None:
+                self.engine = camelpy.Engine(hash_mb=GUI_HASH_MB)
+            engine, generation = self.engine, self.generation
+            loop = asyncio.get_running_loop()
+
+            def finish(result: Any, error: BaseException | None) -> None:
+                if generation == self.generation:
+                    on_done(result, error)
+
+            def run() -> None:
+                try:
+                    result, error = work(engine, generation), None
+                except Exception as err:  # reported on the page, never fatal
+                    result, error = None, err
+                with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
+                    loop.call_soon_threadsafe(finish, result, error)
+
+            self.thread = threading.Thread(target=run, name="camelpy-gui-search", daemon=True)
+            self.thread.start()
+
+
+def _info_view(board: chess.Board, info: chess.engine.InfoDict) -> dict[str, Any] | None:
+    """An engine report as the page shows it (``None`` for a report without a line)."""
+    pv = info.get("pv")
+    score = info.get("score")
+    if not pv or score is None:
+        return None
+    sans = []
+    replay_board = board.copy(stack=False)
+    for move in pv:
+        if not replay_board.is_legal(move):
+            break
+        sans.append(replay_board.san(move))
+        replay_board.push(move)
+    return {
+        "multipv": info.get("multipv", 1),
+        "depth": info.get("depth"),
+        "score": score_view(score),
+        "pv": [m.uci() for m in pv[: len(sans)]],
+        "sans": sans,
+        "nodes": info.get("nodes"),
+        "nps": info.get("nps"),
+        "time": info.get("time"),
+    }
+
+
+class Session:
+    """One tab's game, analysis board and watched folder, and the pages showing them."""
+
+    def __init__(self, hub: Hub, session_id: str) -> None:
+        self.hub = hub
+        self.id = session_id
+        self.clients: set[Client] = set()
+        self.game: Game | None = None
+        self.player = Searcher()
+        self.engine_cp: int | None = None
+        self.thinking = False
+        self.line = Line()
+        self.multipv = 1
+        self.analyser = Searcher()
+        self.analysing = False
+        self.analysis: dict[int, dict[str, Any]] = {}
+        self.watching: str | None = None
+        self._flag_timer: asyncio.TimerHandle | None = None
+
+    # -- sending
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Sends *message* to every page of the session."""
+        text = json.dumps(message)
+        for client in list(self.clients):
+            client.send_text(text)
+
+    def game_message(self) -> dict[str, Any]:
+        """The ``game`` message."""
+        view = self.game.view(time.monotonic()) if self.game is not None else None
+        return {"type": "game", "game": view, "thinking": self.thinking}
+
+    def line_message(self) -> dict[str, Any]:
+        """The ``line`` message: the analysis board and the evaluation's terms there."""
+        board = self.line.board()
+        trace = self.hub.eval_trace(board) if not board.is_game_over() else ""
+        return {"type": "line", "line": self.line.view(), "trace": trace}
+
+    def analysis_message(self) -> dict[str, Any]:
+        """The ``analysis`` message: the MultiPV lines, best first."""
+        lines = [self.analysis[k] for k in sorted(self.analysis)]
+        return {"type": "analysis", "running": self.analysing, "multipv": self.multipv, "lines": lines}
+
+    async def attach(self, client: Client) -> None:
+        """A page connects: it gets the whole state."""
+        self.clients.add(client)
+        client.send(
+            {
+                "type": "hello",
+                "version": camelpy.__version__,
+                "session": self.id,
+                "levels": {name: list(value) for name, value in LEVELS.items()},
+            }
+        )
+        client.send(self.game_message())
+        client.send(self.line_message())
+        client.send(self.analysis_message())
+        if self.watching is not None:
+            self.hub.subscribe(self, self.watching, client)
+
+    async def detach(self, client: Client) -> None:
+        """A page goes; with the last one, the analysis stops (a game's engine finishes its move)."""
+        self.clients.discard(client)
+        if not self.clients:
+            if self.analysing:
+                self.analysing = False
+                await self.analyser.halt()
+            self.hub.unsubscribe(self)
+
+    async def close(self) -> None:
+        """Stops everything (the session is dropped)."""
+        self.analysing = False
+        await self.analyser.halt()
+        await self.player.halt()
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+        self.hub.unsubscribe(self)
+
+    # -- ops
+
+    async def handle(self, client: Client, message: object) -> None:
+        """Carries out one op; bad input gets an ``error`` message for that page."""
+        op = message.get("op") if isinstance(message, dict) else None
+        handler = _OPS.get(op) if isinstance(op, str) else None
+        try:
+            if handler is None:
+                raise ValueError(f"unknown op {shown(op)}; expected one of {', '.join(sorted(_OPS))}")
+            assert isinstance(message, dict)
+            await handler(self, client, message)
+        except (ValueError, TypeError, KeyError) as err:
+            client.send({"type": "error", "op": op, "message": _message(err)})
+
+    async def op_new_game(self, client: Client, msg: dict[str, Any]) -> None:
+        strength = msg.get("strength") or {"kind": "level", "value": "club"}
+        if not isinstance(strength, dict):
+            raise TypeError(f"strength must be an object, got {shown(strength)}")
+        clock = msg.get("clock")
+        if clock is not None and not isinstance(clock, dict):
+            raise TypeError(f"clock must be an object or null, got {shown(clock)}")
+        fen = msg.get("fen") or None
+        if fen is not None and not isinstance(fen, str):
+            raise TypeError(f"fen must be a string, got {shown(fen)}")
+        settings = GameSettings(
+            fen=fen,
+            chess960_pos=msg.get("chess960"),
+            human=msg.get("human", "white"),
+            strength=Strength(strength.get("kind", "level"), strength.get("value", "club")),
+            clock=Clock(clock.get("base", 0), clock.get("inc", 0)) if clock is not None else None,
+        )
+        game = Game(settings, now=time.monotonic())  # raises before the old game is touched
+        await self.player.halt()
+        self.thinking = False
+        self.engine_cp = None
+        self.game = game
+        self.player.engine = self.player.engine or camelpy.Engine(hash_mb=GUI_HASH_MB)
+        self.player.engine.new_game()
+        self._changed()
+
+    async def op_move(self, client: Client, msg: dict[str, Any]) -> None:
+        game = self._game()
+        if game.engine_to_move():
+            raise ValueError("wait for camelpy's move: it is thinking")
+        uci = msg.get("uci")
+        if not isinstance(uci, str):
+            raise TypeError(f"uci must be a string, got {shown(uci)}")
+        game.push(uci, now=time.monotonic())
+        self._changed()
+
+    async def op_undo(self, client: Client, msg: dict[str, Any]) -> None:
+        game = self._game()
+        await self.player.halt()
+        self.thinking = False
+        try:
+            game.undo(now=time.monotonic())
+        finally:
+            self._changed()
+
+    async def op_resign(self, client: Client, msg: dict[str, Any]) -> None:
+        game = self._game()
+        game.resign()
+        await self.player.halt()
+        self.thinking = False
+        self._changed()
+
+    async def op_draw(self, client: Client, msg: dict[str, Any]) -> None:
+        game = self._game()
+        if game.engine_to_move():
+            raise ValueError("offer a draw on your move")
+        accepted = game.offer_draw(self.engine_cp)
+        if not accepted:
+            client.send({"type": "notice", "message": "camelpy declines the draw"})
+        self._changed()
+
+    async def op_load(self, client: Client, msg: dict[str, Any]) -> None:
+        text = msg.get("text")
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a string, got {shown(text)}")
+        self.line = load_text(text)
+        await self._line_changed()
+
+    async def op_goto(self, client: Client, msg: dict[str, Any]) -> None:
+        self.line = self.line.goto(msg.get("ply"))  # type: ignore[arg-type]
+        await self._line_changed()
+
+    async def op_play(self, client: Client, msg: dict[str, Any]) -> None:
+        moves = msg.get("moves")
+        if not isinstance(moves, list):
+            raise TypeError(f"moves must be a list of UCI moves, got {shown(moves)}")
+        self.line = self.line.play(moves)
+        await self._line_changed()
+
+    async def op_analyse(self, client: Client, msg: dict[str, Any]) -> None:
+        multipv = msg.get("multipv", self.multipv)
+        int_arg(multipv, "multipv", 1, camelpy.MAX_MULTIPV)
+        self.multipv = multipv
+        self.analysing = True
+        await self._analyse()
+
+    async def op_stop(self, client: Client, msg: dict[str, Any]) -> None:
+        self.analysing = False
+        await self.analyser.halt()
+        self.broadcast(self.analysis_message())
+
+    async def op_watch(self, client: Client, msg: dict[str, Any]) -> None:
+        folder = msg.get("folder")
+        if not isinstance(folder, str) or not folder.strip():
+            raise ValueError(f"give a match's --out folder to watch, got {shown(folder)}")
+        MatchWatch(folder.strip()).check()
+        self.hub.unsubscribe(self)
+        self.watching = folder.strip()
+        for page in self.clients:
+            self.hub.subscribe(self, self.watching, page)
+
+    async def op_unwatch(self, client: Client, msg: dict[str, Any]) -> None:
+        self.hub.unsubscribe(self)
+        self.watching = None
+
+    async def op_replay(self, client: Client, msg: dict[str, Any]) -> None:
+        if self.watching is None:
+            raise ValueError("watch a match folder first")
+        game_id = msg.get("id")
+        if not isinstance(game_id, str):
+            raise TypeError(f"id must be a string, got {shown(game_id)}")
+        game = await asyncio.to_thread(replay, self.watching, game_id)
+        client.send({"type": "replay", "game": game})
+
+    # -- the game's engine
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise ValueError("start a game first")
+        return self.game
+
+    def _changed(self) -> None:
+        """After any change to the game: tell the pages, start the engine if it is its move, and
+        watch the clock of the side to move."""
+        game = self.game
+        if game is not None and game.engine_to_move() and not self.thinking:
+            self.thinking = True
+            asyncio.ensure_future(self._think(game))
+        self.broadcast(self.game_message())
+        self._arm_flag()
+
+    async def _think(self, game: Game) -> None:
+        if game is not self.game or not game.engine_to_move():  # changed before this ran
+            self.thinking = False
+            return
+        board = game.board.copy()
+        limit = game.engine_limit(now=time.monotonic())
+        loop = asyncio.get_running_loop()
+
+        def work(engine: camelpy.Engine, generation: int) -> chess.engine.PlayResult:
+            def report(info: chess.engine.InfoDict) -> None:
+                view = _info_view(board, info)
+                if view is not None:
+                    loop.call_soon_threadsafe(self._on_engine_info, generation, view)
+
+            return engine.play(board, limit, info=report)
+
+        def done(result: chess.engine.PlayResult | None, error: BaseException | None) -> None:
+            self.thinking = False
+            if self.game is not game or error is not None or result is None or result.move is None:
+                if error is not None:
+                    self.broadcast({"type": "error", "op": "engine", "message": _message(error)})
+                self._changed()
+                return
+            score = result.info.get("score")
+            text = None
+            if score is not None:
+                relative = score.relative
+                self.engine_cp = relative.score(mate_score=100_000)
+                view = score_view(score)
+                text = f"{view['text']}/{result.info.get('depth', 0)}"
+            try:
+                game.push(result.move.uci(), now=time.monotonic(), score=text)
+            except ValueError as err:
+                self.broadcast({"type": "error", "op": "engine", "message": _message(err)})
+            self._changed()
+
+        try:
+            await self.player.start(work, done)
+        except Exception:
+            self.thinking = False
+            raise
+
+    def _on_engine_info(self, generation: int, view: dict[str, Any]) -> None:
+        if generation == self.player.generation and self.thinking:
+            self.broadcast({"type": "engine_info", "info": view})
+
+    def _arm_flag(self) -> None:
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+            self._flag_timer = None
+        game = self.game
+        if game is None or game.over or game.settings.clock is None or not game.board.move_stack:
+            return
+        left = game.time_left(time.monotonic())[game.board.turn]
+        loop = asyncio.get_running_loop()
+        self._flag_timer = loop.call_later(max(left, 0) + FLAG_GRACE_S, self._on_flag, game)
+
+    def _on_flag(self, game: Game) -> None:
+        self._flag_timer = None
+        if game is self.game and game.flag(time.monotonic()):
+            asyncio.ensure_future(self.player.halt())
+            self.thinking = False
+            self.broadcast(self.game_message())
+        else:
+            self._arm_flag()
+
+    # -- the analysis engine
+
+    async def _line_changed(self) -> None:
+        self.analysis.clear()
+        self.broadcast(self.line_message())
+        if self.analysing:
+            await self._analyse()
+        else:
+            self.broadcast(self.analysis_message())
+
+    async def _analyse(self) -> None:
+        board = self.line.board()
+        self.analysis.clear()
+        if board.is_game_over():
+            self.analysing = False
+            await self.analyser.halt()
+            self.broadcast(self.analysis_message())
+            return
+        multipv = min(self.multipv, board.legal_moves.count())
+        loop = asyncio.get_running_loop()
+
+        def work(engine: camelpy.Engine, generation: int) -> object:
+            def report(info: chess.engine.InfoDict) -> None:
+                view = _info_view(board, info)
+                if view is not None:
+                    loop.call_soon_threadsafe(self._on_analysis_info, generation, view)
+
+            return engine.search(board, multipv=multipv, info=report)
+
+        def done(result: object, error: BaseException | None) -> None:
+            self.analysing = False
+            if error is not None:
+                self.broadcast({"type": "error", "op": "analyse", "message": _message(error)})
+            self.broadcast(self.analysis_message())
+
+        await self.analyser.start(work, done)
+        self.broadcast(self.analysis_message())
+
+    def _on_analysis_info(self, generation: int, view: dict[str, Any]) -> None:
+        if generation != self.analyser.generation or not self.analysing:
+            return
+        self.analysis[view["multipv"]] = view
+        self.broadcast(self.analysis_message())
+
+
+_OPS: dict[str, Callable[[Session, Client, dict[str, Any]], Any]] = {
+    "new_game": Session.op_new_game,
+    "move": Session.op_move,
+    "undo": Session.op_undo,
+    "resign": Session.op_resign,
+    "draw": Session.op_draw,
+    "load": Session.op_load,
+    "goto": Session.op_goto,
+    "play": Session.op_play,
+    "analyse": Session.op_analyse,
+    "stop": Session.op_stop,
+    "watch": Session.op_watch,
+    "unwatch": Session.op_unwatch,
+    "replay": Session.op_replay,
+}
+
+
+def _message(err: BaseException) -> str:
+    text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+    return text or type(err).__name__
+
+
+class _Feed:
+    """One watched folder: its :class:`MatchWatch`, the pages following it, and the polling task."""
+
+    def __init__(self, folder: str) -> None:
+        self.watch = MatchWatch(folder)
+        self.sessions: set[Session] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        while self.sessions:
+            await asyncio.sleep(WATCH_POLL_S)
+            self.publish(self.watch.poll())
+
+    def publish(self, events: list[dict[str, Any]]) -> None:
+        if not events:
+            return
+        text = json.dumps({"type": "watch_events", "folder": str(self.watch.folder), "events": events})
+        for session in list(self.sessions):
+            for client in list(session.clients):
+                client.send_text(text)
+
+
+class Hub:
+    """All sessions and watched folders of one server."""
+
+    def __init__(self, *, watch: str | None = None) -> None:
+        self.sessions: collections.OrderedDict[str, Session] = collections.OrderedDict()
+        self.feeds: dict[str, _Feed] = {}
+        self.default_watch = watch
+        self._trace_engine: camelpy.Engine | None = None
+
+    def eval_trace(self, board: chess.Board) -> str:
+        """The classical evaluation's terms for *board* (an engine of its own that never searches, so
+        this never waits)."""
+        if self._trace_engine is None:
+            self._trace_engine = camelpy.Engine(hash_mb=1)
+        return self._trace_engine.eval_trace(board)
+
+    async def session(self, session_id: str) -> Session:
+        """The session called *session_id*, made if new (dropping the oldest idle one beyond
+        :data:`MAX_SESSIONS`)."""
+        session = self.sessions.get(session_id)
+        if session is None:
+            session = Session(self, session_id)
+            session.watching = self.default_watch
+            self.sessions[session_id] = session
+            while len(self.sessions) > MAX_SESSIONS:
+                idle = next((s for s in self.sessions.values() if not s.clients and s is not session), None)
+                if idle is None:
+                    break
+                del self.sessions[idle.id]
+                await idle.close()
+        self.sessions.move_to_end(session_id)
+        return session
+
+    def subscribe(self, session: Session, folder: str, client: Client) -> None:
+        """*client* (a page of *session*) follows *folder*: it gets the state so far at once."""
+        key = str(Path(folder).expanduser().resolve())
+        feed = self.feeds.get(key)
+        if feed is None:
+            feed = self.feeds[key] = _Feed(folder)
+        if feed.watch.folder.is_dir():
+            feed.publish(feed.watch.poll())  # the others get what is new; the snapshot includes it
+        feed.sessions.add(session)
+        client.send({"type": "watch_snapshot", "watch": feed.watch.snapshot()})
+        if feed.task is None or feed.task.done():
+            feed.task = asyncio.ensure_future(feed.run())
+
+    def unsubscribe(self, session: Session) -> None:
+        """*session* follows no folder."""
+        for key, feed in list(self.feeds.items()):
+            feed.sessions.discard(session)
+            if not feed.sessions:
+                if feed.task is not None:
+                    feed.task.cancel()
+                del self.feeds[key]
+
+    async def close(self) -> None:
+        """Stops every search."""
+        for session in list(self.sessions.values()):
+            await session.close()
+
+
+def create_app(*, watch: str | None = None) -> Starlette:
+    """The application; *watch* is the folder new pages follow (``camelpy gui --watch``).
+
+    >>> app = create_app()
+    >>> sorted(route.path for route in app.routes)
+    ['/', '/pieces/{name}', '/static', '/ws']
+    """
+    hub = Hub(watch=watch)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def piece(request: Request) -> Response:
+        found = _PIECE_FILE.fullmatch(request.path_params["name"])
+        if found is None:
+            return Response("no such piece", status_code=404, media_type="text/plain")
+        symbol = found[2] if found[1] == "w" else found[2].lower()
+        svg = chess.svg.piece(chess.Piece.from_symbol(symbol))
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    async def websocket_endpoint(websocket: WebSocket) -> None:
+        session_id = websocket.query_params.get("session", "")
+        await websocket.accept()
+        if not SESSION_ID.fullmatch(session_id):
+            await websocket.send_text(
+                json.dumps({"type": "error", "op": None, "message": f"bad session name {quote(session_id)}"})
+            )
+            await websocket.close(code=1008)
+            return
+        session = await hub.session(session_id)
+        client = Client(websocket)
+        pump = asyncio.ensure_future(client.pump())
+        await session.attach(client)
+        try:
+            while not pump.done():
+                try:
+                    text = await websocket.receive_text()
+                except (WebSocketDisconnect, RuntimeError, KeyError):
+                    break
+                try:
+                    message = json.loads(text)
+                except ValueError:
+                    client.send({"type": "error", "op": None, "message": f"not JSON: {quote(text)}"})
+                    continue
+                try:
+                    await session.handle(client, message)
+                except Exception as err:  # a bug of ours: say so, keep serving
+                    log.exception("op failed")
+                    client.send({"type": "error", "op": None, "message": f"internal error: {err!r}"})
+        finally:
+            await session.detach(client)
+            client.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await pump
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        await hub.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/pieces/{name}", piece),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            WebSocketRoute("/ws", websocket_endpoint),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    *,
+    watch: str | None = None,
+    open_browser: bool = False,
+    ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serves the GUI until Ctrl-C; *ready* gets the page's address once it listens.
+
+    :raises: :exc:`ValueError` quoting the address when it cannot be listened on (a port in use).
+    """
+    int_arg(port, "port", 0, 65535)
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, _, _, _, address = infos[0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as err:
+        raise ValueError(f"cannot listen on {quote(f'{host}:{port}')}: {err.strerror or err}") from None
+    port = sock.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+    url = f"http://{shown_host}:{port}/"
+    if watch is not None:
+        MatchWatch(watch).check()
+        url += "#watch"
+    config = uvicorn.Config(create_app(watch=watch), log_level="warning", lifespan="on", ws="auto")
+    server = uvicorn.Server(config)
+    if ready is not None:
+        ready(url)
+    if open_browser:
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    server.run(sockets=[sock])
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``camelpy gui``'s arguments."""
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    p.add_argument(
+        "--watch",
+        metavar="FOLDER",
+        help="open on the Watch view, following this match or tournament --out folder",
+    )
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Runs ``camelpy gui``."""
+
+    def ready(url: str) -> None:
+        print(f"camelpy gui on {url} (Ctrl-C stops it)", flush=True)
+
+    serve(args.host, args.port, watch=args.watch, open_browser=not args.no_browser, ready=ready)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(argparse.Namespace(host="127.0.0.1", port=DEFAULT_PORT, watch=None, no_browser=False)))

@@ -1,0 +1,300 @@
+// camelpy gui: the chess board, drawn as SVG. Moves by click-click or drag and drop, legal-move dots,
+// the last move, check, arrows, and a promotion chooser. The legal moves come from the server (UCI,
+// grouped by from-square); the board never decides legality itself.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const FILES = "abcdefgh";
+const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const DRAG_THRESHOLD = 0.15; // squares the pointer must travel before a press becomes a drag
+
+function squareName(file, rank) {
+  return FILES[file] + (rank + 1);
+}
+
+function squareCoords(name) {
+  return [FILES.indexOf(name[0]), Number(name[1]) - 1];
+}
+
+// The piece placement of a FEN as {square: "P" | "n" | ...}.
+function placement(fen) {
+  const pieces = {};
+  const rows = fen.split(" ")[0].split("/");
+  for (let i = 0; i < 8 && i < rows.length; i++) {
+    let file = 0;
+    for (const ch of rows[i]) {
+      if (ch >= "1" && ch <= "8") file += Number(ch);
+      else pieces[squareName(file++, 7 - i)] = ch;
+    }
+  }
+  return pieces;
+}
+
+function pieceCode(ch) {
+  return ch === ch.toUpperCase() ? "w" + ch : "b" + ch.toUpperCase();
+}
+
+function svgElement(tag, attrs) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, value);
+  return el;
+}
+
+class Board {
+  // el: a container element; options.onMove(uci) is called with a legal move the user made.
+  constructor(el, options = {}) {
+    this.el = el;
+    this.onMove = options.onMove || null;
+    this.coordinates = options.coordinates !== false;
+    this.orientation = "white";
+    this.fen = START_FEN;
+    this.legal = {};
+    this.lastmove = null;
+    this.check = null;
+    this.arrows = [];
+    this.selected = null;
+    this.press = null;
+    this.el.classList.add("board");
+    this.svg = svgElement("svg", { viewBox: "0 0 8 8", class: "board-svg" });
+    this.el.appendChild(this.svg);
+    this.promotion = document.createElement("div");
+    this.promotion.className = "promotion hidden";
+    this.el.appendChild(this.promotion);
+    if (this.onMove) {
+      this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
+      this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
+      this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
+      this.svg.addEventListener("pointercancel", () => this.cancelDrag());
+    }
+    this.render();
+  }
+
+  // state: {fen, legal, lastmove, check}; a missing key keeps its value.
+  set(state) {
+    if (state.fen !== undefined) this.fen = state.fen;
+    if (state.legal !== undefined) this.legal = state.legal || {};
+    if (state.lastmove !== undefined) this.lastmove = state.lastmove;
+    if (state.check !== undefined) this.check = state.check;
+    this.selected = null;
+    this.hidePromotion();
+    this.render();
+  }
+
+  setArrows(arrows) {
+    this.arrows = arrows || [];
+    this.render();
+  }
+
+  setOrientation(color) {
+    this.orientation = color;
+    this.render();
+  }
+
+  flip() {
+    this.setOrientation(this.orientation === "white" ? "black" : "white");
+  }
+
+  // Board coordinates (x, y in squares from the top left) of a square.
+  xy(name) {
+    const [file, rank] = squareCoords(name);
+    return this.orientation === "white" ? [file, 7 - rank] : [7 - file, rank];
+  }
+
+  squareAt(event) {
+    const box = this.svg.getBoundingClientRect();
+    const x = Math.floor(((event.clientX - box.left) / box.width) * 8);
+    const y = Math.floor(((event.clientY - box.top) / box.height) * 8);
+    if (x < 0 || x > 7 || y < 0 || y > 7) return null;
+    return this.orientation === "white" ? squareName(x, 7 - y) : squareName(7 - x, y);
+  }
+
+  render() {
+    const svg = this.svg;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const pieces = placement(this.fen);
+    const dests = this.selected ? (this.legal[this.selected] || []).map((u) => u.slice(2, 4)) : [];
+    for (let rank = 0; rank < 8; rank++) {
+      for (let file = 0; file < 8; file++) {
+        const name = squareName(file, rank);
+        const [x, y] = this.xy(name);
+        const classes = ["sq", (file + rank) % 2 ? "light" : "dark"];
+        if (this.lastmove && (this.lastmove.slice(0, 2) === name || this.lastmove.slice(2, 4) === name))
+          classes.push("last");
+        if (this.selected === name) classes.push("selected");
+        svg.appendChild(svgElement("rect", { x, y, width: 1, height: 1, class: classes.join(" "), "data-square": name }));
+        if (this.check === name)
+          svg.appendChild(svgElement("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.5, class: "check" }));
+      }
+    }
+    if (this.coordinates) {
+      // Text is drawn at 100 units a square: Chromium does not draw fonts of a fraction of a unit.
+      const coords = svgElement("g", { transform: "scale(0.01)", class: "coords" });
+      for (let i = 0; i < 8; i++) {
+        const file = this.orientation === "white" ? FILES[i] : FILES[7 - i];
+        const rank = this.orientation === "white" ? 8 - i : i + 1;
+        const fileText = svgElement("text", { x: i * 100 + 96, y: 795, "font-size": 19, class: "coord " + (i % 2 ? "on-light" : "on-dark"), "text-anchor": "end" });
+        fileText.textContent = file;
+        coords.appendChild(fileText);
+        const rankText = svgElement("text", { x: 4, y: i * 100 + 20, "font-size": 19, class: "coord " + (i % 2 ? "on-dark" : "on-light") });
+        rankText.textContent = rank;
+        coords.appendChild(rankText);
+      }
+      svg.appendChild(coords);
+    }
+    for (const [name, ch] of Object.entries(pieces)) {
+      if (this.press && this.press.dragging && this.press.from === name) continue;
+      const [x, y] = this.xy(name);
+      svg.appendChild(svgElement("image", { href: `/pieces/${pieceCode(ch)}.svg`, x, y, width: 1, height: 1, class: "piece", "data-piece": pieceCode(ch), "data-square": name }));
+    }
+    for (const dest of new Set(dests)) {
+      const [x, y] = this.xy(dest);
+      const capture = pieces[dest] !== undefined;
+      svg.appendChild(svgElement("circle", capture
+        ? { cx: x + 0.5, cy: y + 0.5, r: 0.45, class: "dest capture", "data-dest": dest }
+        : { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: "dest", "data-dest": dest }));
+    }
+    if (this.arrows.length) {
+      const defs = svgElement("defs");
+      const marker = svgElement("marker", { id: "arrowhead-" + this.el.id, markerWidth: 4, markerHeight: 4, refX: 2.05, refY: 2, orient: "auto", markerUnits: "strokeWidth" });
+      marker.appendChild(svgElement("path", { d: "M0,0 L4,2 L0,4 z", class: "arrowhead" }));
+      defs.appendChild(marker);
+      svg.appendChild(defs);
+      for (const [from, to] of this.arrows) {
+        const [x1, y1] = this.xy(from);
+        const [x2, y2] = this.xy(to);
+        const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+        const shorten = 0.3;
+        svg.appendChild(svgElement("line", {
+          x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5 - (dx / len) * shorten, y2: y2 + 0.5 - (dy / len) * shorten,
+          class: "arrow", "marker-end": `url(#arrowhead-${this.el.id})`, "data-arrow": from + to,
+        }));
+      }
+    }
+    if (this.press && this.press.dragging) {
+      const ch = pieces[this.press.from];
+      this.dragImage = svgElement("image", { href: `/pieces/${pieceCode(ch)}.svg`, x: this.press.x - 0.5, y: this.press.y - 0.5, width: 1, height: 1, class: "piece dragging" });
+      svg.appendChild(this.dragImage);
+    }
+  }
+
+  boardPoint(event) {
+    const box = this.svg.getBoundingClientRect();
+    return [((event.clientX - box.left) / box.width) * 8, ((event.clientY - box.top) / box.height) * 8];
+  }
+
+  pointerDown(event) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const square = this.squareAt(event);
+    if (!square) return;
+    event.preventDefault();
+    if (this.selected && this.selected !== square && this.destinations(this.selected).includes(square)) {
+      this.tryMove(this.selected, square);
+      return;
+    }
+    if (this.legal[square] && this.legal[square].length) {
+      const [x, y] = this.boardPoint(event);
+      this.press = { from: square, x, y, startX: x, startY: y, dragging: false, wasSelected: this.selected === square };
+      this.selected = square;
+      this.svg.setPointerCapture && this.svg.setPointerCapture(event.pointerId);
+      this.render();
+    } else {
+      this.selected = null;
+      this.render();
+    }
+  }
+
+  pointerMove(event) {
+    if (!this.press) return;
+    const [x, y] = this.boardPoint(event);
+    this.press.x = x;
+    this.press.y = y;
+    if (!this.press.dragging && Math.hypot(x - this.press.startX, y - this.press.startY) > DRAG_THRESHOLD) {
+      this.press.dragging = true;
+      this.render();
+    } else if (this.press.dragging && this.dragImage) {
+      this.dragImage.setAttribute("x", x - 0.5);
+      this.dragImage.setAttribute("y", y - 0.5);
+    }
+  }
+
+  pointerUp(event) {
+    const press = this.press;
+    this.press = null;
+    if (!press) return;
+    const square = this.squareAt(event);
+    if (press.dragging) {
+      if (square && square !== press.from && this.destinations(press.from).includes(square)) {
+        this.tryMove(press.from, square);
+        return;
+      }
+      this.selected = null;
+    } else if (press.wasSelected && square === press.from) {
+      this.selected = null; // a second click on the selected piece lets it go
+    }
+    this.render();
+  }
+
+  cancelDrag() {
+    this.press = null;
+    this.render();
+  }
+
+  destinations(from) {
+    return (this.legal[from] || []).map((u) => u.slice(2, 4));
+  }
+
+  tryMove(from, to) {
+    const candidates = (this.legal[from] || []).filter((u) => u.slice(2, 4) === to);
+    this.selected = null;
+    if (candidates.length === 0) {
+      this.render();
+    } else if (candidates.length === 1) {
+      this.render();
+      this.onMove(candidates[0]);
+    } else {
+      this.render();
+      this.showPromotion(from, to, candidates);
+    }
+  }
+
+  showPromotion(from, to, candidates) {
+    const white = placement(this.fen)[from] === "P";
+    const box = this.promotion;
+    box.innerHTML = "";
+    const [x] = this.xy(to);
+    box.style.left = (x * 12.5) + "%";
+    for (const letter of ["q", "r", "b", "n"]) {
+      const uci = candidates.find((u) => u[4] === letter);
+      if (!uci) continue;
+      const button = document.createElement("button");
+      button.className = "promo";
+      button.dataset.promo = letter;
+      button.title = { q: "queen", r: "rook", b: "bishop", n: "knight" }[letter];
+      const img = document.createElement("img");
+      img.src = `/pieces/${white ? "w" : "b"}${letter.toUpperCase()}.svg`;
+      img.alt = button.title;
+      button.appendChild(img);
+      button.addEventListener("click", (e) => {
+        e.stopPropagation();
+        this.hidePromotion();
+        this.onMove(uci);
+      });
+      box.appendChild(button);
+    }
+    const cancel = document.createElement("button");
+    cancel.className = "promo cancel";
+    cancel.textContent = "×";
+    cancel.title = "cancel";
+    cancel.addEventListener("click", () => this.hidePromotion());
+    box.appendChild(cancel);
+    box.classList.remove("hidden");
+  }
+
+  hidePromotion() {
+    this.promotion.classList.add("hidden");
+    this.promotion.innerHTML = "";
+  }
+}
+
+window.Board = Board;
+window.placement = placement;

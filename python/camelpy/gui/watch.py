@@ -1,0 +1,246 @@
+"""Following a match or tournament folder as it grows: its ``events.jsonl``
+(:mod:`camelpy.tools.events`), read from where the last read stopped, folded into what the page shows —
+the games being played (board, clocks, each move's score and depth), the finished ones, the running
+score with Elo ± error and LLR, and the Elo estimate after each game for the plot. A finished game is
+replayed from the folder's ``games.jsonl``.
+
+Reading never blocks the match: the match appends, :meth:`MatchWatch.poll` reads what is complete.
+
+>>> import tempfile
+>>> from camelpy.tools.events import EventLog
+>>> folder = tempfile.mkdtemp()
+>>> log = EventLog(folder)
+>>> log.emit("game", id="1.1", white="a", black="b", fen=chess.STARTING_FEN, book=[], clock=None)
+>>> log.emit("move", id="1.1", uci="e2e4", score="+0.30", cp=30, depth=9, time=0.1, clock=None)
+>>> watch = MatchWatch(folder)
+>>> [event["type"] for event in watch.poll()]
+['game', 'move']
+>>> watch.snapshot()["running"][0]["sans"]
+['e4']
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from camelpy._args import path_arg
+from camelpy._quote import quote
+from camelpy.gui.lines import board_view
+from camelpy.tools.events import EVENTS_FILE
+from camelpy.tools.openings import Opening
+from camelpy.tools.referee import GameRecord
+
+__all__ = ["MAX_FINISHED", "MatchWatch", "replay"]
+
+MAX_FINISHED = 10_000
+"""Finished games a watch lists (the most recent); a longer run's older games stay in its files."""
+
+MAX_READ = 4 << 20
+"""Bytes read from the events file at one poll, so that opening a long run's folder does not stall
+the server; the rest comes at the following polls."""
+
+
+class MatchWatch:
+    """The state of one run folder, brought up to date by :meth:`poll`.
+
+    :raises: :exc:`TypeError` for a *folder* that is not a path.
+    """
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(path_arg(folder, "folder"))
+        self.path = self.folder / EVENTS_FILE
+        self._offset = 0
+        self._partial = b""
+        self.reset()
+
+    def reset(self) -> None:
+        """Forgets everything read (the file is read again from its start)."""
+        self._offset = 0
+        self._partial = b""
+        self.run: dict[str, Any] | None = None
+        self.running: dict[str, dict[str, Any]] = {}
+        self._boards: dict[str, chess.Board] = {}
+        self.finished: list[dict[str, Any]] = []
+        self.status: dict[str, Any] | None = None
+        self.history: list[list[float]] = []
+        self.standings: list[list[Any]] | None = None
+        self.ended: str | None = None
+        self.skipped = 0
+
+    def check(self) -> None:
+        """Raises :exc:`ValueError` quoting the folder when it is not a folder one can watch."""
+        if not self.folder.is_dir():
+            raise ValueError(
+                f"no folder {quote(str(self.folder))}: give the --out folder of a camelpy match or tournament"
+            )
+
+    def poll(self) -> list[dict[str, Any]]:
+        """Reads the events appended since the last poll, applies them and returns them, each with what
+        the page needs added (a ``move`` gets its ``san`` and the game's ``board``). If the file has
+        been replaced by a shorter one (a new run in the same folder), the state starts again and the
+        first event returned is ``{"type": "reset"}``."""
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return []
+        out: list[dict[str, Any]] = []
+        if size < self._offset:
+            self.reset()
+            out.append({"type": "reset"})
+        if size == self._offset:
+            return out
+        try:
+            with self.path.open("rb") as f:
+                f.seek(self._offset)
+                data = f.read(min(size - self._offset, MAX_READ))
+        except OSError:
+            return out
+        self._offset += len(data)
+        data = self._partial + data
+        lines = data.split(b"\n")
+        self._partial = lines.pop()  # an unfinished last line waits for the next poll
+        for raw in lines:
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                self.skipped += 1
+                continue
+            if not isinstance(event, dict):
+                self.skipped += 1
+                continue
+            applied = self.apply(event)
+            if applied is not None:
+                out.append(applied)
+        return out
+
+    def apply(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """Folds one event into the state; returns it as the page gets it, or ``None`` for an event
+        that does not fit (an unknown game, an illegal move), which is counted in :attr:`skipped`."""
+        try:
+            return self._apply(event)
+        except (KeyError, TypeError, ValueError, AssertionError):
+            self.skipped += 1
+            return None
+
+    def _apply(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        kind = event.get("type")
+        if kind == "run":
+            self.run = event
+            self.ended = None
+            self.running.clear()  # games cut short by an interruption are played again
+            self._boards.clear()
+        elif kind == "game":
+            game_id = str(event["id"])
+            board = Opening(str(event["fen"]), tuple(event["book"])).board()
+            self._boards[game_id] = board
+            self.running[game_id] = {
+                "id": game_id,
+                "white": str(event["white"]),
+                "black": str(event["black"]),
+                "sans": [],
+                "scores": [],
+                "clock": event.get("clock"),
+                "board": board_view(board),
+            }
+            return {**event, "game": self.running[game_id]}
+        elif kind == "move":
+            game_id = str(event["id"])
+            board = self._boards[game_id]
+            move = board.parse_uci(str(event["uci"]))
+            san = board.san(move)
+            board.push(move)
+            game = self.running[game_id]
+            game["sans"].append(san)
+            game["scores"].append({"score": event.get("score"), "depth": event.get("depth")})
+            game["clock"] = event.get("clock")
+            game["board"] = board_view(board)
+            return {**event, "san": san, "board": game["board"], "white_to_move": board.turn}
+        elif kind == "result":
+            game_id = str(event["id"])
+            self.running.pop(game_id, None)
+            self._boards.pop(game_id, None)
+            self.finished.append(event)
+            del self.finished[:-MAX_FINISHED]
+        elif kind == "status":
+            self.status = event
+            elo = event.get("elo")
+            if elo and event.get("games"):
+                point = [event["games"], elo["elo"], elo["lower"], elo["upper"]]
+                if all(isinstance(x, (int, float)) for x in point):
+                    if self.history and self.history[-1][0] >= point[0]:
+                        self.history = [p for p in self.history if p[0] < point[0]]
+                    self.history.append(point)
+        elif kind == "standings":
+            self.standings = event["rows"]
+        elif kind == "end":
+            self.ended = str(event.get("reason"))
+        else:
+            self.skipped += 1
+            return None
+        return event
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything read so far, for a page that starts watching."""
+        return {
+            "folder": str(self.folder),
+            "run": self.run,
+            "running": sorted(self.running.values(), key=lambda game: _round_key(game["id"])),
+            "finished": self.finished,
+            "status": self.status,
+            "history": self.history,
+            "standings": self.standings,
+            "ended": self.ended,
+            "skipped": self.skipped,
+        }
+
+
+def _round_key(label: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in label.split("."))
+    except ValueError:
+        return (0,)
+
+
+def replay(folder: str | Path, game_id: str) -> dict[str, Any]:
+    """A finished game of the run in *folder* (by its round, the event's ``id``) from its
+    ``games.jsonl``: the players, the result, and each position with the move's SAN, score and depth.
+
+    :raises: :exc:`ValueError` quoting the folder or the game when it is not there.
+    """
+    path = Path(path_arg(folder, "folder")) / "games.jsonl"
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as err:
+        raise ValueError(f"cannot read {quote(str(path))}: {err.strerror or err}") from None
+    for line in lines[1:]:
+        try:
+            record = GameRecord.from_json(json.loads(line))
+        except (ValueError, TypeError):
+            continue
+        if record.round != game_id:
+            continue
+        board = record.opening.board()
+        positions = [board_view(board)]
+        sans, scores = [], []
+        for played in record.moves:
+            move = board.parse_uci(played.uci)
+            sans.append(board.san(move))
+            scores.append({"score": played.score, "depth": played.depth})
+            board.push(move)
+            positions.append(board_view(board))
+        return {
+            "id": record.round,
+            "white": record.white,
+            "black": record.black,
+            "result": record.result,
+            "reason": record.reason,
+            "sans": sans,
+            "scores": scores,
+            "positions": positions,
+            "pgn": record.to_pgn(),
+        }
+    raise ValueError(f"no game {quote(game_id)} in {quote(str(path))}")

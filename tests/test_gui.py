@@ -1,0 +1,447 @@
+"""camelpy gui without a browser: the game, the analysis line and the match watch as plain Python, and
+the server's HTTP routes and WebSocket protocol through Starlette's test client (the browser tests are
+``tests/test_gui_browser.py``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import chess
+import pytest
+from camelpy.errors import IllegalMoveError, InvalidFenError
+from camelpy.gui.lines import Line, load_text
+from camelpy.gui.play import Clock, Game, GameSettings, Strength
+from camelpy.gui.server import MAX_SESSIONS, create_app
+from camelpy.gui.watch import MatchWatch, replay
+from camelpy.tools.engines import parse_engine
+from camelpy.tools.events import EventLog
+from camelpy.tools.match import run_match
+from camelpy.tools.openings import Opening
+from camelpy.tools.referee import GameRecord
+from camelpy.tools.tournament import parse_config, run_tournament
+from starlette.testclient import TestClient
+
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+PROMOTION = "8/P6k/8/8/8/8/8/K7 w - - 0 1"
+
+
+# ---- the game -----------------------------------------------------------------------------------
+
+
+def test_game_moves_clocks_and_pgn() -> None:
+    game = Game(GameSettings(human="white", strength=Strength("nodes", 500), clock=Clock(60, 2)), now=0.0)
+    assert not game.engine_to_move()
+    game.push("e2e4", now=10.0)  # the clock starts with the first move
+    assert game.remaining[chess.WHITE] == 60
+    assert game.engine_to_move()
+    limit = game.engine_limit(now=11.0)
+    assert limit.nodes == 500 and limit.black_clock == pytest.approx(59.0) and limit.white_inc == 2
+    game.push("e7e5", now=13.0, score="+0.20/9")
+    assert game.remaining[chess.BLACK] == pytest.approx(60 - 3 + 2)
+    view = game.view(14.0)
+    assert view["sans"] == ["e4", "e5"] and view["clock"]["running"] == "white"
+    assert view["clock"]["white"] == pytest.approx(59.0)
+    assert (
+        '[White "You"]' in view["pgn"]
+        and "{ +0.20/9 }" in view["pgn"]
+        and '[TimeControl "60+2"]' in view["pgn"]
+    )
+
+
+def test_game_undo_takes_back_the_persons_move() -> None:
+    game = Game(GameSettings(human="white"))
+    game.push("e2e4", now=0)
+    game.push("e7e5", now=0)
+    game.undo(now=0)
+    assert game.board.move_stack == []
+    with pytest.raises(ValueError, match="no move of yours"):
+        game.undo(now=0)
+    black = Game(GameSettings(human="black"))
+    black.push("d2d4", now=0)  # the engine's first move
+    with pytest.raises(ValueError, match="no move of yours"):
+        black.undo(now=0)
+
+
+def test_game_ends_by_mate_time_resignation_and_draw() -> None:
+    mate = Game(GameSettings(fen=MATE_IN_ONE, human="both"))
+    mate.push("d1d8", now=0)
+    assert (mate.result, mate.reason) == ("1-0", "White wins: checkmate")
+    with pytest.raises(ValueError, match="the game is over"):
+        mate.push("g8h7", now=0)
+    flagged = Game(GameSettings(human="white", clock=Clock(5)), now=0)
+    flagged.push("e2e4", now=0)
+    flagged.push("e7e5", now=1)
+    assert not flagged.flag(now=5.9)
+    assert flagged.flag(now=6.1) and flagged.reason == "White loses on time" and flagged.result == "0-1"
+    resigned = Game(GameSettings(human="black"))
+    resigned.resign()
+    assert (resigned.result, resigned.reason) == ("1-0", "Black resigns")
+    offered = Game(GameSettings(human="white"))
+    assert not offered.offer_draw(35) and not offered.over  # the engine stands better: declined
+    assert offered.offer_draw(-20) and offered.result == "1/2-1/2"
+
+
+def test_game_settings_refuse_bad_input_quoting_it() -> None:
+    with pytest.raises(InvalidFenError, match="'not a fen'"):
+        Game(GameSettings(fen="not a fen"))
+    with pytest.raises(ValueError, match="'8/8/8/8/8/8/8/8 w - - 0 1'"):
+        Game(GameSettings(fen="8/8/8/8/8/8/8/8 w - - 0 1"))
+    with pytest.raises(ValueError, match="'god'"):
+        Strength("level", "god")
+    with pytest.raises(ValueError, match="nodes"):
+        Strength("nodes", 0)
+    with pytest.raises(ValueError, match="human"):
+        GameSettings(human="red")
+    with pytest.raises(ValueError, match="clock"):
+        GameSettings(strength=Strength("clock"))
+    with pytest.raises(ValueError, match="Chess960"):
+        GameSettings(chess960_pos=960)
+    with pytest.raises(ValueError, match="clock base"):
+        Clock(0)
+    game = Game(GameSettings(human="both"))
+    with pytest.raises(IllegalMoveError, match="'e2e5'"):
+        game.push("e2e5", now=0)
+    assert game.board.move_stack == []
+
+
+def test_chess960_and_promotion_moves() -> None:
+    game = Game(GameSettings(chess960_pos=518, human="both"))
+    assert game.board.chess960 and game.start_fen.split()[2] == "HAha"
+    promotion = Game(GameSettings(fen=PROMOTION, human="white"))
+    assert sorted(promotion.view(0)["board"]["legal"]["a7"]) == ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]
+    promotion.push("a7a8n", now=0)
+    assert promotion.view(0)["sans"] == ["a8=N"]
+
+
+# ---- the analysis line ----------------------------------------------------------------------------
+
+
+def test_line_loads_fen_and_pgn_and_grows() -> None:
+    line = load_text("  " + MATE_IN_ONE + "\n")
+    assert line.fen == MATE_IN_ONE and line.moves == ()
+    line = line.play(["d1d8"])
+    assert line.view()["board"]["outcome"] == "White wins: checkmate"
+    pgn = load_text('[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *')
+    assert pgn.sans() == ["e4", "e5", "Nf3", "Nc6", "Bb5"] and pgn.ply == 0
+    stepped = pgn.goto(2).play(["g1f3"])  # the line's own next move: a step forward
+    assert stepped.moves == pgn.moves and stepped.ply == 3
+    branched = pgn.goto(2).play(["b1c3", "g8f6"])
+    assert branched.sans() == ["e4", "e5", "Nc3", "Nf6"] and branched.ply == 4
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    chess960 = load_text(f'[Variant "Chess960"]\n[FEN "{fen}"]\n\n9. Nb4 *')
+    assert chess960.chess960 and chess960.moves == ("a2b4",)
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "quoted"),
+    [
+        ("hello", ValueError, "neither a FEN nor a PGN: 'hello'"),
+        ("", ValueError, "empty"),
+        ("rnbqk/ppp w", InvalidFenError, "'rnbqk/ppp w'"),
+        ("1. e4 e5 2. Ke3", ValueError, "cannot read the PGN '1. e4 e5 2. Ke3': illegal san"),
+        ('[FEN "garbage"]\n\n*', ValueError, "garbage"),
+    ],
+)
+def test_line_refuses_bad_text(text: str, error: type[Exception], quoted: str) -> None:
+    with pytest.raises(error, match=quoted.replace("(", r"\(").replace(".", r"\.")):
+        load_text(text)
+
+
+def test_line_refuses_bad_moves_and_plies() -> None:
+    line = Line()
+    with pytest.raises(IllegalMoveError, match="'e2e5'"):
+        line.play(["e2e5"])
+    with pytest.raises(ValueError, match="ply"):
+        line.goto(1)
+    with pytest.raises(ValueError):
+        Line(moves=("e2e4", "e2e4"))
+
+
+# ---- the match watch ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def played_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real two-game match (camelpy against itself at 300 nodes a move) with its files."""
+    out = tmp_path_factory.mktemp("match")
+    engine = parse_engine(["camelpy", "nodes=300"])
+    run_match(engine, engine, rounds=1, out=out, concurrency=2)
+    return out
+
+
+def test_match_publishes_its_events(played_match: Path) -> None:
+    events = [json.loads(line) for line in (played_match / "events.jsonl").read_text().splitlines()]
+    kinds = [event["type"] for event in events]
+    assert kinds[:2] == ["run", "status"] and kinds[-2:] == ["status", "end"]
+    assert kinds.count("game") == 2 and kinds.count("result") == 2 and kinds.count("status") == 3
+    assert events[0]["engines"] == ["camelpy-1", "camelpy-2"] and events[0]["games"] == 2
+    assert events[-1]["reason"] == "finished" and events[-2]["games"] == 2
+    lines = (played_match / "games.jsonl").read_text().splitlines()[1:]
+    for record in (GameRecord.from_json(json.loads(line)) for line in lines):
+        moves = [e["uci"] for e in events if e["type"] == "move" and e["id"] == record.round]
+        assert moves == [m.uci for m in record.moves]
+        result = next(e for e in events if e["type"] == "result" and e["id"] == record.round)
+        assert result["result"] == record.result and result["plies"] == len(moves)
+        assert kinds.index("game") < kinds.index("move")
+
+
+def test_tournament_publishes_standings(tmp_path: Path) -> None:
+    config = parse_config(
+        f"""
+        rounds = 1
+        concurrency = 2
+        out = "{tmp_path}"
+        [[players]]
+        name = "a"
+        cmd = "camelpy"
+        nodes = 200
+        [[players]]
+        name = "b"
+        cmd = "camelpy"
+        nodes = 400
+        """
+    )
+    run_tournament(config)
+    watch = MatchWatch(tmp_path)
+    watch.poll()
+    snapshot = watch.snapshot()
+    assert snapshot["run"]["kind"] == "tournament" and snapshot["ended"] == "finished"
+    rows = snapshot["standings"]
+    assert sorted(row[0] for row in rows) == ["a", "b"] and sum(row[1] for row in rows) == 2
+    assert [row[2] for row in rows] == [2, 2]
+
+
+def test_watch_folds_a_finished_match(played_match: Path) -> None:
+    watch = MatchWatch(played_match)
+    watch.poll()
+    snapshot = watch.snapshot()
+    assert snapshot["running"] == [] and len(snapshot["finished"]) == 2 and snapshot["ended"] == "finished"
+    assert snapshot["status"]["games"] == 2 and [p[0] for p in snapshot["history"]] == [1, 2]
+    assert snapshot["skipped"] == 0
+    game = replay(played_match, "1.1")
+    assert (
+        len(game["positions"]) == len(game["sans"]) + 1 and game["positions"][-1]["outcome"] or game["reason"]
+    )
+    with pytest.raises(ValueError, match="no game '9.9'"):
+        replay(played_match, "9.9")
+
+
+def test_watch_reads_as_the_file_grows(tmp_path: Path) -> None:
+    watch = MatchWatch(tmp_path)
+    assert watch.poll() == []  # no file yet
+    log = EventLog(tmp_path)
+    log.emit("run", kind="match", event="a vs b", engines=["a", "b"], games=2, sprt=None, version=1)
+    log.emit("game", id="1.1", white="a", black="b", fen=chess.STARTING_FEN, book=["e2e4"], clock=None)
+    path = tmp_path / "events.jsonl"
+    with path.open("a") as f:
+        f.write('{"type": "move", "id": "1.1", "uci": "e7e5", "score": "-0.1')  # half a line
+    events = watch.poll()
+    assert [e["type"] for e in events] == ["run", "game"]
+    with path.open("a") as f:
+        f.write('0", "cp": -10, "depth": 7, "time": 0.1, "clock": null}\n')
+        f.write("garbage\n")
+        f.write('{"type": "move", "id": "1.1", "uci": "e1e8"}\n')  # illegal: skipped
+        f.write('{"type": "move", "id": "7.7", "uci": "e2e4"}\n')  # unknown game: skipped
+    events = watch.poll()
+    assert [(e["type"], e.get("san")) for e in events] == [("move", "e5")]
+    assert watch.snapshot()["running"][0]["sans"] == ["e5"] and watch.skipped == 3
+    path.write_text("")  # a new run in the same folder
+    assert watch.poll() == [{"type": "reset"}] and watch.snapshot()["run"] is None
+
+
+def test_watch_refuses_a_missing_folder(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no folder"):
+        MatchWatch(tmp_path / "nope").check()
+
+
+# ---- the server -----------------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def client() -> Any:
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+class Page:
+    """One WebSocket connection, as a page: sends ops, waits for messages of a type."""
+
+    def __init__(self, client: TestClient, session: str) -> None:
+        self.context = client.websocket_connect(f"/ws?session={session}")
+        self.ws = self.context.__enter__()
+        self.seen: list[dict[str, Any]] = []
+
+    def send(self, op: str, **fields: Any) -> None:
+        self.ws.send_text(json.dumps({"op": op, **fields}))
+
+    def until(self, kind: str, check: Any = lambda m: True, limit: int = 5_000) -> dict[str, Any]:
+        for _ in range(limit):
+            message = self.ws.receive_json()
+            self.seen.append(message)
+            if message["type"] == kind and check(message):
+                return message
+        raise AssertionError(f"no {kind} message")
+
+    def close(self) -> None:
+        self.context.__exit__(None, None, None)
+
+
+def test_page_and_pieces(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "<title>camelpy</title>" in page.text
+    assert "/static/app.js" in page.text and "/static/board.js" in page.text
+    piece = client.get("/pieces/wN.svg")
+    assert piece.status_code == 200 and piece.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in piece.text
+    assert client.get("/pieces/xK.svg").status_code == 404
+    for name in ("app.js", "board.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_play_a_game_over_the_socket(client: TestClient) -> None:
+    page = Page(client, "play")
+    hello = page.until("hello")
+    assert "club" in hello["levels"]
+    page.until("game")
+    page.send("new_game", human="white", strength={"kind": "nodes", "value": 3000})
+    assert page.until("game")["game"]["sans"] == []
+    page.send("move", uci="e2e4")
+    reply = page.until("game", lambda m: len(m["game"]["sans"]) == 2 and not m["thinking"])
+    assert reply["game"]["board"]["turn"] == "white"
+    infos = [m for m in page.seen if m["type"] == "engine_info"]
+    assert infos and infos[0]["info"]["sans"] and infos[0]["info"]["score"]["text"]
+    page.send("undo")
+    assert page.until("game", lambda m: len(m["game"]["sans"]) == 0)["game"]["moves"] == []
+    page.send("resign")
+    assert page.until("game", lambda m: m["game"]["result"] is not None)["game"]["reason"] == "White resigns"
+    page.close()
+
+
+def test_bad_input_gets_a_message_and_loses_nothing(client: TestClient) -> None:
+    page = Page(client, "bad")
+    page.until("analysis")
+    page.send("new_game", human="both")
+    page.until("game", lambda m: m["game"] is not None)
+    page.send("move", uci="e2e4")
+    page.until("game", lambda m: m["game"]["sans"] == ["e4"])
+    cases = [
+        ({"op": "move", "uci": "e7e4"}, "illegal move 'e7e4'"),
+        ({"op": "move", "uci": "zz"}, "'zz'"),
+        ({"op": "move", "uci": 7}, "uci must be a string"),
+        ({"op": "new_game", "fen": "rnbqk/ppp"}, "'rnbqk/ppp'"),
+        ({"op": "new_game", "strength": {"kind": "level", "value": "god"}}, "'god'"),
+        ({"op": "new_game", "clock": {"base": -5}}, "clock base"),
+        ({"op": "load", "text": "1. e4 e5 2. Ke3"}, "'1. e4 e5 2. Ke3'"),
+        ({"op": "goto", "ply": 99}, "ply"),
+        ({"op": "play", "moves": ["e2e5"]}, "'e2e5'"),
+        ({"op": "analyse", "multipv": 0}, "multipv"),
+        ({"op": "watch", "folder": "/no/such/folder"}, "'/no/such/folder'"),
+        ({"op": "replay", "id": "1.1"}, "watch a match folder first"),
+        ({"op": "fly"}, "unknown op 'fly'"),
+        ([1, 2], "unknown op None"),
+    ]
+    for op, quoted in cases:
+        page.ws.send_text(json.dumps(op))
+        error = page.until("error")
+        assert quoted in error["message"], (op, error)
+    page.ws.send_text("{not json")
+    assert "not JSON: '{not json'" in page.until("error")["message"]
+    page.send("move", uci="e7e5")  # the game is still there
+    assert page.until("game", lambda m: len(m["game"]["sans"]) == 2)["game"]["sans"] == ["e4", "e5"]
+    page.close()
+
+
+def test_bad_session_name_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws?session=a%20b") as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and "'a b'" in message["message"]
+
+
+def test_a_reload_mid_search_keeps_the_game(client: TestClient) -> None:
+    page = Page(client, "reload")
+    page.until("analysis")
+    page.send("new_game", human="black", strength={"kind": "ms", "value": 700})
+    page.until("game", lambda m: m["thinking"])
+    page.close()  # the tab reloads while camelpy thinks
+    time.sleep(1.0)
+    again = Page(client, "reload")
+    state = again.until("game")
+    if state["thinking"]:
+        state = again.until("game", lambda m: not m["thinking"])
+    assert len(state["game"]["sans"]) == 1 and state["game"]["board"]["turn"] == "black"
+    again.close()
+
+
+def test_analysis_streams_lines_and_stops(client: TestClient) -> None:
+    page = Page(client, "analysis")
+    page.until("analysis")
+    page.send("load", text=MATE_IN_ONE)
+    line = page.until("line")
+    assert line["line"]["fen"] == MATE_IN_ONE and "Material" in line["trace"]
+    page.send("analyse", multipv=2)
+    lines = page.until("analysis", lambda m: len(m["lines"]) == 2 and m["lines"][0]["depth"] >= 4)["lines"]
+    assert lines[0]["score"]["mate"] == 1 and lines[0]["sans"][0] == "Rd8#"
+    page.send("play", moves=["g1f1"])  # the analysis follows the board
+    moved = page.until("line")
+    assert moved["line"]["sans"] == ["Kf1"]
+    page.until("analysis", lambda m: m["lines"] and m["lines"][0]["pv"][0] != "d1d8")
+    page.send("stop")
+    assert not page.until("analysis", lambda m: not m["running"])["running"]
+    page.send("load", text="1. f3 e5 2. g4 Qh4# 0-1")
+    page.until("line", lambda m: m["line"]["ply"] == 0)
+    page.send("goto", ply=4)
+    end = page.until("line", lambda m: m["line"]["ply"] == 4)
+    assert end["line"]["board"]["outcome"] == "Black wins: checkmate" and end["trace"] == ""
+    page.close()
+
+
+def test_a_clock_flag_falls_on_the_server(client: TestClient) -> None:
+    page = Page(client, "flag")
+    page.until("analysis")
+    page.send(
+        "new_game", human="white", strength={"kind": "nodes", "value": 100}, clock={"base": 0.4, "inc": 0}
+    )
+    page.until("game", lambda m: m["game"] is not None)
+    page.send("move", uci="e2e4")
+    over = page.until("game", lambda m: m["game"]["result"] is not None)["game"]
+    assert (over["result"], over["reason"]) == ("0-1", "White loses on time")
+    page.close()
+
+
+def test_watch_over_the_socket(client: TestClient, played_match: Path, tmp_path: Path) -> None:
+    page = Page(client, "watch")
+    page.until("analysis")
+    page.send("watch", folder=str(played_match))
+    snapshot = page.until("watch_snapshot")["watch"]
+    assert len(snapshot["finished"]) == 2 and snapshot["status"]["games"] == 2
+    page.send("replay", id="1.2")
+    game = page.until("replay")["game"]
+    assert game["id"] == "1.2" and len(game["positions"]) == len(game["sans"]) + 1
+    live = tmp_path / "live"
+    live.mkdir()
+    page.send("watch", folder=str(live))
+    assert page.until("watch_snapshot")["watch"]["run"] is None
+    log = EventLog(live)
+    log.emit("game", id="1.1", white="a", black="b", fen=chess.STARTING_FEN, book=[], clock=None)
+    log.emit("move", id="1.1", uci="d2d4", score="+0.20", cp=20, depth=8, time=0.1, clock=None)
+    events = page.until("watch_events", lambda m: any(e["type"] == "move" for e in m["events"]))["events"]
+    move = next(e for e in events if e["type"] == "move")
+    assert move["san"] == "d4" and move["board"]["lastmove"] == "d2d4"
+    page.close()
+
+
+def test_many_tabs_and_sessions(client: TestClient) -> None:
+    pages = [Page(client, f"tab{i}") for i in range(3)]
+    for i, page in enumerate(pages):
+        page.until("analysis")
+        page.send("load", text=Opening(moves=("e2e4",) * 0).fen)
+        page.send("play", moves=[["e2e4", "d2d4", "c2c4"][i]])
+    for i, page in enumerate(pages):
+        assert page.until("line", lambda m: m["line"]["moves"] != [])["line"]["moves"] == [
+            ["e2e4", "d2d4", "c2c4"][i]
+        ]
+        page.close()
+    assert len(client.app.state.hub.sessions) <= MAX_SESSIONS  # type: ignore[attr-defined]

@@ -1,0 +1,298 @@
+"""camelpy gui end to end: ``camelpy gui`` started as a user starts it, driven in a real headless
+Chromium (Debian's ``chromium`` and ``chromium-driver``) by Selenium. Each view is photographed into
+``artifacts/screenshots/`` (or ``$CAMELPY_SCREENSHOTS``): CI keeps the folder, git ignores it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tests.conftest import REPO_ROOT
+
+SCREENSHOTS = Path(os.environ.get("CAMELPY_SCREENSHOTS", REPO_ROOT / "artifacts" / "screenshots"))
+WAIT_S = 60.0
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+PROMOTION = "8/P6k/8/8/8/8/8/K7 w - - 0 1"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """``camelpy gui --no-browser --port 0``: its address, from the line it prints."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("camelpy gui on http://127.0.0.1:"), line
+        yield line.split()[3]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _find(name: str, fallbacks: tuple[str, ...]) -> str:
+    for candidate in (name, *fallbacks):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise AssertionError(f"{name} is not installed: apt-get install chromium chromium-driver")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    """Headless Chromium (``--no-sandbox``: CI runs as root)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = _find("chromium", ("chromium-browser", "google-chrome"))
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(_find("chromedriver", ())), options=options)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = WAIT_S) -> Any:
+    """Waits for *condition*; the page redraws as messages come, so an element found a moment ago
+    may be gone: that counts as not yet."""
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=ignored).until(condition)
+
+
+def open_page(driver: WebDriver, url: str, view: str) -> None:
+    driver.get(url)
+    driver.execute_script("sessionStorage.clear()")  # a new tab: a session of its own
+    driver.get("about:blank")
+    driver.get(url + "#" + view)
+    wait(driver, lambda d: d.find_element(By.ID, "connection").text == "connected")
+
+
+def square(driver: WebDriver, board: str, name: str) -> WebElement:
+    return driver.find_element(By.CSS_SELECTOR, f"#{board} rect[data-square='{name}']")
+
+
+def moves(driver: WebDriver, box: str) -> list[str]:
+    """The SAN moves listed in *box*, read in one go."""
+    script = "return [...document.querySelectorAll(arguments[0])].map((m) => m.firstChild.textContent)"
+    return list(driver.execute_script(script, f"#{box} .move"))
+
+
+def drag(driver: WebDriver, board: str, start: str, end: str) -> None:
+    """Drags with the mouse from square *start* to *end* (White at the bottom), by offsets from the
+    board's centre: the board redraws its squares when the press begins."""
+    svg = driver.find_element(By.CSS_SELECTOR, f"#{board} svg")
+    size = svg.size["width"] / 8
+
+    def offset(name: str) -> tuple[int, int]:
+        file, rank = "abcdefgh".index(name[0]), int(name[1]) - 1
+        return int((file + 0.5) * size - 4 * size), int((7 - rank + 0.5) * size - 4 * size)
+
+    chain = ActionChains(driver)
+    chain.move_to_element_with_offset(svg, *offset(start)).click_and_hold()
+    for step in (0.3, 0.6, 1.0):  # through the squares between, as a hand does
+        (x0, y0), (x1, y1) = offset(start), offset(end)
+        chain.move_to_element_with_offset(svg, int(x0 + (x1 - x0) * step), int(y0 + (y1 - y0) * step))
+    chain.release().perform()
+
+
+def shoot(driver: WebDriver, name: str) -> None:
+    driver.save_screenshot(str(SCREENSHOTS / name))
+
+
+def new_game(
+    driver: WebDriver, *, strength: str = "level:beginner", fen: str | None = None, starts: bool = True
+) -> None:
+    """Fills in the New game form and starts; waits for the game unless it is not meant to start."""
+    Select(driver.find_element(By.ID, "ng-strength")).select_by_value(strength)
+    Select(driver.find_element(By.ID, "ng-start")).select_by_value("standard" if fen is None else "fen")
+    if fen is not None:
+        box = driver.find_element(By.ID, "ng-fen")
+        box.clear()
+        box.send_keys(fen)
+    driver.find_element(By.ID, "ng-start-button").click()
+    if starts:
+        wait(driver, lambda d: "to move" in d.find_element(By.ID, "play-status").text)
+
+
+def test_play_a_short_game_by_clicking_and_dragging(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "play")
+    new_game(browser)
+    square(browser, "play-board", "e2").click()
+    dots = browser.find_elements(By.CSS_SELECTOR, "#play-board circle.dest")
+    assert sorted(d.get_attribute("data-dest") for d in dots) == ["e3", "e4"]
+    square(browser, "play-board", "e4").click()
+    wait(browser, lambda d: len(moves(d, "play-moves")) == 2)  # camelpy answered
+    assert moves(browser, "play-moves")[0] == "e4"
+    drag(browser, "play-board", "g1", "f3")
+    wait(browser, lambda d: len(moves(d, "play-moves")) == 4)
+    assert moves(browser, "play-moves")[2] == "Nf3"
+    assert (
+        browser.find_element(By.CSS_SELECTOR, "#play-board image[data-square='f3']").get_attribute(
+            "data-piece"
+        )
+        == "wN"
+    )
+    assert "1. e4" in browser.find_element(By.ID, "play-pgn").get_attribute("value")
+    shoot(browser, "play.png")
+    browser.find_element(By.ID, "play-undo").click()
+    wait(browser, lambda d: len(moves(d, "play-moves")) == 2)
+    browser.find_element(By.ID, "play-resign").click()
+    wait(browser, lambda d: "White resigns" in d.find_element(By.ID, "play-status").text)
+
+
+def test_promote_to_a_knight(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "play")
+    new_game(browser, fen=PROMOTION)
+    square(browser, "play-board", "a7").click()
+    square(browser, "play-board", "a8").click()
+    chooser = browser.find_element(By.CSS_SELECTOR, "#play-board .promotion")
+    assert chooser.is_displayed()
+    assert [
+        b.get_attribute("data-promo") for b in chooser.find_elements(By.CSS_SELECTOR, "[data-promo]")
+    ] == [
+        "q",
+        "r",
+        "b",
+        "n",
+    ]
+    shoot(browser, "promotion.png")
+    chooser.find_element(By.CSS_SELECTOR, "[data-promo='n']").click()
+    wait(browser, lambda d: moves(d, "play-moves")[:1] == ["a8=N"])
+
+
+def test_a_bad_fen_gets_a_message_and_the_page_goes_on(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "play")
+    new_game(browser, fen="rnbqkbnr/pppppppp/8/8 w KQkq", starts=False)
+    message = wait(browser, lambda d: d.find_element(By.ID, "message"))
+    wait(browser, lambda d: message.is_displayed() and "rnbqkbnr/pppppppp/8/8 w KQkq" in message.text)
+    new_game(browser)  # the server is still there
+    assert "White to move" in browser.find_element(By.ID, "play-status").text
+
+
+def test_load_a_fen_and_analyse(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "analyse")
+    text = browser.find_element(By.ID, "an-text")
+    text.send_keys(MATE_IN_ONE)
+    browser.find_element(By.ID, "an-load").click()
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#analyse-board image[data-square='d1']"))
+    browser.find_element(By.ID, "an-toggle").click()
+    wait(browser, lambda d: d.find_element(By.ID, "eval-text").text == "#1")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#analyse-board line[data-arrow='d1d8']"))
+    browser.find_element(By.CSS_SELECTOR, "#view-analyse details.card summary").click()
+    assert "Material" in browser.find_element(By.ID, "an-trace").text
+    shoot(browser, "analyse.png")
+    browser.find_element(By.ID, "an-toggle").click()  # stop: the lines stay still
+    wait(browser, lambda d: d.find_element(By.ID, "an-toggle").text == "Analyse")
+    first = browser.find_element(By.CSS_SELECTOR, "#an-lines .line .pv-move")
+    assert first.text == "Rd8#"
+    first.click()  # play the line's first move on the board
+    wait(browser, lambda d: moves(d, "an-moves") == ["Rd8#"])
+    assert browser.find_element(By.ID, "eval-text").text == "White wins: checkmate"
+    text.clear()
+    text.send_keys("1. e4 e5 2. Ke3")
+    browser.find_element(By.ID, "an-load").click()
+    wait(browser, lambda d: "illegal san" in d.find_element(By.ID, "message").text)
+
+
+def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDriver, tmp_path: Path) -> None:
+    out = tmp_path / "match"
+    out.mkdir()
+    open_page(browser, server, "watch")
+    folder = browser.find_element(By.ID, "watch-folder")
+    folder.clear()
+    folder.send_keys(str(out))
+    browser.find_element(By.ID, "watch-button").click()
+    wait(browser, lambda d: d.find_element(By.ID, "w-title").text == "Waiting for events…")
+    match = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "camelpy",
+            "match",
+            "--engine",
+            "camelpy",
+            "name=alpha",
+            "--engine",
+            "camelpy",
+            "name=beta",
+            "--each",
+            "nodes=20000",
+            "option.Hash=16",
+            "--rounds",
+            "1",
+            "--concurrency",
+            "2",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait(
+            browser,
+            lambda d: (
+                len(d.find_elements(By.CSS_SELECTOR, "#w-games .game-card")) == 2
+                or d.find_elements(By.CSS_SELECTOR, "#w-finished .finished-game")
+            ),
+        )
+        try:
+            wait(
+                browser,
+                lambda d: (
+                    int(d.find_element(By.CSS_SELECTOR, "#w-games .game-card").get_attribute("data-plies"))
+                    >= 10
+                ),
+                timeout=20,
+            )
+            shoot(browser, "watch.png")
+        except Exception:  # the games were quicker than the page: the end is what is checked
+            pass
+        wait(
+            browser,
+            lambda d: d.find_element(By.ID, "w-title").get_attribute("data-ended") == "finished",
+            timeout=180,
+        )
+    finally:
+        _, errors = match.communicate(timeout=180)
+    assert match.returncode == 0, errors
+    assert browser.find_element(By.ID, "w-title").text.startswith("Match: alpha vs beta")
+    assert browser.find_element(By.ID, "w-status").get_attribute("data-games") == "2"
+    assert "Elo" in browser.find_element(By.ID, "w-status").text
+    finished = browser.find_elements(By.CSS_SELECTOR, "#w-finished .finished-game")
+    assert sorted(f.get_attribute("data-game") for f in finished) == ["1.1", "1.2"]
+    assert not browser.find_elements(By.CSS_SELECTOR, "#w-games .game-card")
+    assert browser.find_elements(By.CSS_SELECTOR, "#w-plot polyline")
+    finished[0].click()
+    wait(browser, lambda d: d.find_element(By.ID, "w-replay").is_displayed())
+    replayed = moves(browser, "rp-moves")
+    assert len(replayed) > 10
+    browser.find_element(By.ID, "rp-first").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#rp-moves .current"))
+    browser.find_element(By.ID, "rp-next").click()
+    wait(
+        browser,
+        lambda d: d.find_element(By.CSS_SELECTOR, "#rp-moves .current").text.split(" ")[0] == replayed[0],
+    )
+    shoot(browser, "replay.png")
