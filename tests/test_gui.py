@@ -222,9 +222,8 @@ def test_watch_folds_a_finished_match(played_match: Path) -> None:
     assert snapshot["status"]["games"] == 2 and [p[0] for p in snapshot["history"]] == [1, 2]
     assert snapshot["skipped"] == 0
     game = replay(played_match, "1.1")
-    assert (
-        len(game["positions"]) == len(game["sans"]) + 1 and game["positions"][-1]["outcome"] or game["reason"]
-    )
+    assert len(game["positions"]) == len(game["sans"]) + 1 and game["sans"][0] and game["reason"]
+    assert game["positions"][1]["lastmove"] is not None and '[Round "1.1"]' in game["pgn"]
     with pytest.raises(ValueError, match="no game '9.9'"):
         replay(played_match, "9.9")
 

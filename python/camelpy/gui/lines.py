@@ -136,19 +136,21 @@ def parse_move(board: chess.Board, uci: str) -> chess.Move:
         raise InvalidMoveError(f"{quote(uci)} is not a move in UCI notation (e2e4, e7e8q)") from None
 
 
-def board_view(board: chess.Board) -> dict[str, Any]:
+def board_view(board: chess.Board, *, playable: bool = True) -> dict[str, Any]:
     """A board as the page draws it: the FEN, whose turn, the legal moves (UCI) by from-square, the
-    last move, the checked king's square and the game's end if it is over.
+    last move, the checked king's square and the game's end if it is over. Without *playable* (a board
+    only watched) the legal moves and the end are left out: they cost more than the rest together.
 
     >>> board_view(chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"))["outcome"]
     'White wins: checkmate'
     """
     legal: dict[str, list[str]] = {}
-    for move in board.legal_moves:
-        legal.setdefault(chess.square_name(move.from_square), []).append(board.uci(move))
+    if playable:
+        for move in board.legal_moves:
+            legal.setdefault(chess.square_name(move.from_square), []).append(board.uci(move))
     last = board.move_stack[-1] if board.move_stack else None
     king = board.king(board.turn)
-    outcome = board.outcome(claim_draw=True)
+    outcome = board.outcome(claim_draw=True) if playable else None
     return {
         "fen": board.fen(shredder=board.chess960),
         "turn": "white" if board.turn == chess.WHITE else "black",

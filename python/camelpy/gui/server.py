@@ -93,6 +93,9 @@ STOP_POLL_S = 0.005
 FLAG_GRACE_S = 0.05
 """How long after a clock should reach zero the server looks, so that the flag falls after it."""
 
+LISTEN_BACKLOG = 2048
+"""Connections the listening socket holds before they are accepted (uvicorn's own default)."""
+
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a page may call its session."""
 
@@ -746,7 +749,11 @@ def serve(
         family, _, _, _, address = infos[0]
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # No Nagle delay: an engine report right after another message would otherwise wait for the
+        # page's delayed ACK (40 ms measured). Accepted connections inherit the option.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind(address)
+        sock.listen(LISTEN_BACKLOG)  # connections wait from now on, before uvicorn has started
     except OSError as err:
         raise ValueError(f"cannot listen on {quote(f'{host}:{port}')}: {err.strerror or err}") from None
     port = sock.getsockname()[1]

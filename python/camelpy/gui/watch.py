@@ -144,7 +144,7 @@ class MatchWatch:
                 "sans": [],
                 "scores": [],
                 "clock": event.get("clock"),
-                "board": board_view(board),
+                "board": board_view(board, playable=False),
             }
             return {**event, "game": self.running[game_id]}
         elif kind == "move":
@@ -157,8 +157,8 @@ class MatchWatch:
             game["sans"].append(san)
             game["scores"].append({"score": event.get("score"), "depth": event.get("depth")})
             game["clock"] = event.get("clock")
-            game["board"] = board_view(board)
-            return {**event, "san": san, "board": game["board"], "white_to_move": board.turn}
+            game["board"] = board_view(board, playable=False)
+            return {**event, "san": san, "board": game["board"]}
         elif kind == "result":
             game_id = str(event["id"])
             self.running.pop(game_id, None)
@@ -224,14 +224,14 @@ def replay(folder: str | Path, game_id: str) -> dict[str, Any]:
         if record.round != game_id:
             continue
         board = record.opening.board()
-        positions = [board_view(board)]
+        positions = [board_view(board, playable=False)]
         sans, scores = [], []
         for played in record.moves:
             move = board.parse_uci(played.uci)
             sans.append(board.san(move))
             scores.append({"score": played.score, "depth": played.depth})
             board.push(move)
-            positions.append(board_view(board))
+            positions.append(board_view(board, playable=False))
         return {
             "id": record.round,
             "white": record.white,
