@@ -444,3 +444,56 @@ def test_many_tabs_and_sessions(client: TestClient) -> None:
         ]
         page.close()
     assert len(client.app.state.hub.sessions) <= MAX_SESSIONS  # type: ignore[attr-defined]
+
+
+# ---- MiniChess ------------------------------------------------------------------------------------
+
+
+def test_minichess_game() -> None:
+    game = Game(GameSettings(variant="minichess", human="both"))
+    view = game.view(0)
+    assert (view["variant"], view["files"], view["ranks"]) == ("minichess", 5, 6)
+    assert view["board"]["fen"] == "kqbnr/ppppp/5/5/PPPPP/RNBQK w 0"
+    assert sorted(view["board"]["legal"]["b1"]) == ["b1a3", "b1c3"]
+    for uci in ("b2b3", "b5b4", "a2a3", "b4a3"):
+        game.push(uci, now=0)
+    assert game.view(0)["sans"] == ["b3", "b4", "a3", "bxa3"]
+    assert '[Variant "MiniChess 6x5"]' in game.pgn() and "2. a3 bxa3" in game.pgn()
+    with pytest.raises(IllegalMoveError, match="'a1b2'"):
+        game.push("a1b2", now=0)
+    with pytest.raises(ValueError, match="'e2e4x'"):
+        game.push("e2e4x", now=0)
+    king = Game(GameSettings(variant="minichess", fen="k4/5/5/5/5/Q3K w 7", human="both"))
+    king.push("a1a6", now=0)  # the queen takes the king
+    assert (king.result, king.reason) == ("1-0", "White wins: king captured")
+    with pytest.raises(ValueError, match="Chess960"):
+        Game(GameSettings(variant="minichess", chess960_pos=3))
+    with pytest.raises(ValueError, match="unknown game 'go'"):
+        GameSettings(variant="go")
+
+
+def test_minichess_over_the_socket(client: TestClient) -> None:
+    page = Page(client, "mini")
+    page.until("analysis")
+    page.send("new_game", variant="minichess", human="black", strength={"kind": "nodes", "value": 2000})
+    first = page.until("game", lambda m: m["game"] is not None and len(m["game"]["sans"]) == 1)
+    assert first["game"]["variant"] == "minichess" and first["game"]["board"]["turn"] == "black"
+    infos = [m for m in page.seen if m["type"] == "engine_info"]
+    assert infos and infos[-1]["info"]["sans"]
+    page.send("move", uci=sorted(u for ms in first["game"]["board"]["legal"].values() for u in ms)[0])
+    after = page.until("game", lambda m: len(m["game"]["sans"]) == 3 and not m["thinking"])
+    assert "{ " in after["game"]["pgn"]  # camelpy's scores as comments
+    page.send("undo")
+    assert len(page.until("game", lambda m: len(m["game"]["sans"]) == 1)["game"]["moves"]) == 1
+    page.send(
+        "new_game",
+        variant="minichess",
+        human="white",
+        clock={"base": 60, "inc": 1},
+        strength={"kind": "clock"},
+    )
+    page.until("game", lambda m: m["game"]["sans"] == [])
+    page.send("move", uci="c2c3")
+    reply = page.until("game", lambda m: len(m["game"]["sans"]) == 2 and not m["thinking"])["game"]
+    assert reply["clock"]["black"] < 60 + 1
+    page.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from camelpy.tools.events import EventLog
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
@@ -28,6 +29,7 @@ SCREENSHOTS = Path(os.environ.get("CAMELPY_SCREENSHOTS", REPO_ROOT / "artifacts"
 WAIT_S = 60.0
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
 PROMOTION = "8/P6k/8/8/8/8/8/K7 w - - 0 1"
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 @pytest.fixture(scope="module")
@@ -296,3 +298,35 @@ def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDri
         lambda d: d.find_element(By.CSS_SELECTOR, "#rp-moves .current").text.split(" ")[0] == replayed[0],
     )
     shoot(browser, "replay.png")
+
+
+def test_play_minichess(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "play")
+    Select(browser.find_element(By.ID, "ng-variant")).select_by_value("minichess")
+    new_game(browser)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#play-board rect.sq")) == 30
+    square(browser, "play-board", "b1").click()
+    dots = browser.find_elements(By.CSS_SELECTOR, "#play-board circle.dest")
+    assert sorted(d.get_attribute("data-dest") for d in dots) == ["a3", "c3"]
+    square(browser, "play-board", "c3").click()
+    wait(browser, lambda d: len(moves(d, "play-moves")) == 2)
+    assert moves(browser, "play-moves")[0] == "Nc3"
+    assert '[Variant "MiniChess 6x5"]' in browser.find_element(By.ID, "play-pgn").get_attribute("value")
+    shoot(browser, "minichess.png")
+
+
+def test_names_from_an_events_file_are_shown_as_text(server: str, browser: WebDriver, tmp_path: Path) -> None:
+    hostile = '<img src=x onerror="document.title=1">'
+    log = EventLog(tmp_path)
+    log.emit(
+        "run", kind="match", event=f"{hostile} vs b", engines=[hostile, "b"], games=2, sprt=None, version=1
+    )
+    log.emit("game", id=hostile, white=hostile, black="b", fen=START_FEN, book=[], clock=None)
+    open_page(browser, server, "watch")
+    folder = browser.find_element(By.ID, "watch-folder")
+    folder.clear()
+    folder.send_keys(str(tmp_path))
+    browser.find_element(By.ID, "watch-button").click()
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#w-games .game-card .round").text == hostile)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#view-watch img")
+    assert browser.find_element(By.ID, "w-title").text == f"Match: {hostile} vs b"

@@ -17,12 +17,10 @@ from typing import Any
 
 import chess
 import chess.engine
-import chess.pgn
 
 from camelpy._args import int_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
-from camelpy.gui.lines import board_view, parse_move
-from camelpy.types import board_root
+from camelpy.gui.variants import VARIANTS
 
 __all__ = ["LEVELS", "Clock", "Game", "GameSettings", "Strength"]
 
@@ -114,9 +112,9 @@ class Clock:
 
 @dataclasses.dataclass(frozen=True)
 class GameSettings:
-    """How a new game starts: the position (*fen*, or a Chess960 start *chess960_pos* 0 … 959, or
-    ``-1`` for a random one), which side the *human* plays (``white``, ``black`` or ``both``), the
-    engine's *strength* and an optional *clock*.
+    """How a new game starts: the *variant* (``chess`` or ``minichess``), the position (*fen*, or a
+    Chess960 start *chess960_pos* 0 … 959, or ``-1`` for a random one), which side the *human* plays
+    (``white``, ``black`` or ``both``), the engine's *strength* and an optional *clock*.
 
     :raises: :exc:`ValueError` quoting what is wrong; :exc:`camelpy.InvalidFenError` for a bad FEN.
     """
@@ -131,8 +129,12 @@ class GameSettings:
     """The engine's search limit."""
     clock: Clock | None = None
     """The time control, for both sides."""
+    variant: str = "chess"
+    """The game: a key of :data:`camelpy.gui.variants.VARIANTS`."""
 
     def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown game {shown(self.variant)}; expected one of {', '.join(VARIANTS)}")
         if self.human not in ("white", "black", "both"):
             raise ValueError(f"human must be 'white', 'black' or 'both', got {shown(self.human)}")
         if self.chess960_pos is not None:
@@ -142,26 +144,12 @@ class GameSettings:
         if self.strength.kind == "clock" and self.clock is None:
             raise ValueError("the engine can play by its clock only in a game with a clock")
 
-    def board(self) -> chess.Board:
-        """The start position."""
-        if self.chess960_pos is not None:
-            number = random.randrange(960) if self.chess960_pos < 0 else self.chess960_pos
-            if self.fen is not None:
-                raise ValueError("give a FEN or a Chess960 position number, not both")
-            return chess.Board.from_chess960_pos(number)
-        if self.fen is None:
-            return chess.Board()
-        board = board_root(self.fen.strip()).board()
-        board = chess.Board(board.fen(), chess960=board.has_chess960_castling_rights())
-        status = board.status()
-        if status != chess.STATUS_VALID:
-            raise ValueError(f"cannot play from {quote(self.fen)}: {_status_text(status)}")
-        return board
-
-
-def _status_text(status: chess.Status) -> str:
-    names = [(flag.name or "").lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
-    return ", ".join(names) or "not a legal position"
+    def board(self) -> Any:
+        """The start position (a ``chess.Board`` or a :class:`camelpy.minichess.Board`)."""
+        number = self.chess960_pos
+        if number is not None and number < 0:
+            number = random.randrange(960)
+        return VARIANTS[self.variant].new_board(self.fen, number)
 
 
 class Game:
@@ -175,8 +163,9 @@ class Game:
         if not isinstance(settings, GameSettings):
             raise TypeError(f"settings must be GameSettings, got {type(settings).__name__}")
         self.settings = settings
+        self.variant = VARIANTS[settings.variant]
         self.board = settings.board()
-        self.start_fen = self.board.fen(shredder=self.board.chess960)
+        self.start_fen = self.variant.fen(self.board)
         clock = settings.clock
         self.remaining = {color: clock.base if clock else 0.0 for color in chess.COLORS}
         self.turn_started = now
@@ -239,7 +228,7 @@ class Game:
         str_arg(uci, "move")
         if self.over:
             raise ValueError(f"the game is over ({self.reason}); start a new one")
-        move = parse_move(self.board, uci)
+        move = self.variant.parse(self.board, uci)
         if self.flag(now):
             return
         clock = self.settings.clock
@@ -249,9 +238,9 @@ class Game:
         self.board.push(move)
         self.scores.append(score)
         self.turn_started = now
-        outcome = self.board.outcome(claim_draw=True)
+        outcome = self.variant.outcome(self.board)
         if outcome is not None:
-            self._end(outcome.result(), board_view(self.board)["outcome"])
+            self._end(*outcome)
 
     def undo(self, *, now: float) -> None:
         """Takes back the person's last move (and the engine's answer to it), and reopens a game that
@@ -309,33 +298,26 @@ class Game:
 
     def pgn(self) -> str:
         """The game so far as PGN, with the engine's scores as comments."""
-        game = chess.pgn.Game.from_board(self.board)
-        headers = game.headers
-        headers["Event"] = "camelpy gui"
-        headers["Site"] = "camelpy gui"
-        headers["Date"] = self.started.strftime("%Y.%m.%d")
+        headers = {"Event": "camelpy gui", "Site": "camelpy gui", "Date": self.started.strftime("%Y.%m.%d")}
         headers["White"], headers["Black"] = self.players()
         headers["Result"] = self.result or "*"
-        if self.board.chess960:
-            headers["Variant"] = "Chess960"
         clock = self.settings.clock
         if clock is not None:
             headers["TimeControl"] = f"{clock.base:g}+{clock.inc:g}"
         if self.reason:
             headers["Termination"] = self.reason
-        node: chess.pgn.GameNode = game
-        for score in self.scores:
-            node = node.variations[0]
-            if score:
-                node.comment = score
-        return str(game)
+        return self.variant.record(self.board, headers, self.scores)
 
     def view(self, now: float) -> dict[str, Any]:
         """What the page shows: the board, the moves in SAN, the clocks, the result, the PGN."""
-        board = self.board.root()
-        sans = []
-        for move in self.board.move_stack:
-            sans.append(board.san(move))
+        board = self.board.copy()
+        stack = list(board.move_stack)
+        for _ in stack:
+            board.pop()
+        sans, moves = [], []
+        for move in stack:
+            sans.append(self.variant.san(board, move))
+            moves.append(self.variant.uci(board, move))
             board.push(move)
         left = self.time_left(now)
         engine = self.engine_color()
@@ -343,10 +325,13 @@ class Game:
         if self.settings.clock is not None and not self.over and self.board.move_stack:
             running = _name(self.board.turn).lower()
         return {
-            "board": board_view(self.board),
+            "variant": self.variant.name,
+            "files": self.variant.files,
+            "ranks": self.variant.ranks,
+            "board": self.variant.view(self.board),
             "start_fen": self.start_fen,
             "sans": sans,
-            "moves": [m.uci() for m in self.board.move_stack],
+            "moves": moves,
             "scores": self.scores,
             "human": self.settings.human,
             "engine": None if engine is None else _name(engine).lower(),

@@ -6,14 +6,15 @@ JSON objects: the page sends *ops*, the server sends *messages*.
 
 Ops (page → server), each ``{"op": name, …}``:
 
-- ``new_game`` (``fen``, ``chess960`` (a position number, ``-1`` for a random one), ``human``
-  (``white``/``black``/``both``), ``strength`` (``{"kind", "value"}``), ``clock`` (``{"base",
-  "inc"}`` seconds or ``null``)), ``move`` (``uci``), ``undo``, ``resign``, ``draw``;
+- ``new_game`` (``variant`` (``chess`` or ``minichess``), ``fen``, ``chess960`` (a position number,
+  ``-1`` for a random one), ``human`` (``white``/``black``/``both``), ``strength`` (``{"kind",
+  "value"}``), ``clock`` (``{"base", "inc"}`` seconds or ``null``)), ``move`` (``uci``: from-square
+  and to-square, with the promotion letter), ``undo``, ``resign``, ``draw``;
 - ``load`` (``text``: a FEN or a PGN), ``goto`` (``ply``), ``play`` (``moves``: UCI moves played on the
   analysis board from the ply on show), ``analyse`` (``multipv``), ``stop``;
 - ``watch`` (``folder``), ``unwatch``, ``replay`` (``id``: a finished game of the folder watched).
 
-Messages (server → page), each ``{"type": name, …}``: ``hello`` (levels, version), ``game`` (the game's
+Messages (server → page), each ``{"type": name, …}``: ``hello`` (levels, games, version), ``game`` (the game's
 :meth:`~camelpy.gui.play.Game.view` and whether the engine is thinking), ``engine_info`` (the engine's
 search while it thinks: depth, score from White's side, PV in SAN, nodes), ``line`` (the analysis
 board, its moves and the evaluation's terms), ``analysis`` (the MultiPV lines), ``watch_snapshot``,
@@ -33,6 +34,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import json
 import logging
 import re
@@ -49,10 +51,12 @@ import chess.engine
 import chess.svg
 
 import camelpy
+from camelpy import minichess
 from camelpy._args import int_arg, shown
 from camelpy._quote import quote
 from camelpy.gui.lines import Line, load_text, score_view
 from camelpy.gui.play import LEVELS, Clock, Game, GameSettings, Strength
+from camelpy.gui.variants import MINICHESS, VARIANTS
 from camelpy.gui.watch import MatchWatch, replay
 
 try:
@@ -86,6 +90,15 @@ and gets the state afresh)."""
 
 WATCH_POLL_S = 0.1
 """How often a watched folder's events file is read: moves appear within a tenth of a second."""
+
+MATE_CP = 100_000
+"""The engine's score for a won (lost) game, in centipawns, for draw offers."""
+
+MINI_INC_SHARE = 0.8
+"""The share of the increment MiniChess's engine spends on top of its even share of the clock."""
+
+MINI_MAX_SHARE = 0.5
+"""The most of its clock MiniChess's engine spends on one move."""
 
 STOP_POLL_S = 0.005
 """How often a search being stopped is asked again until its thread has ended."""
@@ -140,15 +153,25 @@ class Client:
 
 
 class Searcher:
-    """One engine and at most one search on it, in a thread of its own. A new search first stops the
-    previous one and waits for its thread: the core resets its stop flag when a search starts, so two
-    searches must never overlap on one engine."""
+    """One engine (made by *make* when first needed) and at most one search on it, in a thread of its
+    own. A new search first stops the previous one and waits for its thread: the core resets its stop
+    flag when a search starts, so two searches must never overlap on one engine. An engine without a
+    ``stop`` method (MiniChess's) is stopped by its search's reports, which look at the search's
+    *cancel* event."""
 
-    def __init__(self) -> None:
-        self.engine: camelpy.Engine | None = None
+    def __init__(self, make: Callable[[], Any] = lambda: camelpy.Engine(hash_mb=GUI_HASH_MB)) -> None:
+        self.make = make
+        self.engine: Any = None
         self.thread: threading.Thread | None = None
+        self.cancel = threading.Event()
         self.generation = 0
         self.lock = asyncio.Lock()
+
+    def new_game(self) -> None:
+        """Forgets what the engine learnt (its table); call after :meth:`halt`."""
+        if self.engine is not None:
+            reset = getattr(self.engine, "new_game", None) or self.engine.clear
+            reset()
 
     @property
     def busy(self) -> bool:
@@ -158,24 +181,28 @@ class Searcher:
     async def halt(self) -> None:
         """Stops the running search (its result will be ignored) and waits for its thread."""
         self.generation += 1
+        self.cancel.set()
         while self.thread is not None and self.thread.is_alive():
-            assert self.engine is not None
-            self.engine.stop()
+            stop = getattr(self.engine, "stop", None)
+            if stop is not None:
+                stop()
             await asyncio.sleep(STOP_POLL_S)
 
     async def start(
         self,
-        work: Callable[[camelpy.Engine, int], Any],
+        work: Callable[[Any, int, threading.Event], Any],
         on_done: Callable[[Any, BaseException | None], None],
     ) -> None:
-        """Runs ``work(engine, generation)`` in a new thread after stopping the previous search
-        (*generation* tells the search's reports from an older one's); *on_done* gets its result (or
-        exception) on the event loop, unless another search or :meth:`halt` came since."""
+        """Runs ``work(engine, generation, cancel)`` in a new thread after stopping the previous search
+        (*generation* tells the search's reports from an older one's; *cancel* is set when it should
+        stop); *on_done* gets its result (or exception) on the event loop, unless another search or
+        :meth:`halt` came since."""
         async with self.lock:
             await self.halt()
             if self.engine is None:
-                self.engine = camelpy.Engine(hash_mb=GUI_HASH_MB)
+                self.engine = self.make()
             engine, generation = self.engine, self.generation
+            cancel = self.cancel = threading.Event()
             loop = asyncio.get_running_loop()
 
             def finish(result: Any, error: BaseException | None) -> None:
@@ -184,7 +211,7 @@ class Searcher:
 
             def run() -> None:
                 try:
-                    result, error = work(engine, generation), None
+                    result, error = work(engine, generation, cancel), None
                 except Exception as err:  # reported on the page, never fatal
                     result, error = None, err
                 with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
@@ -219,6 +246,61 @@ def _info_view(board: chess.Board, info: chess.engine.InfoDict) -> dict[str, Any
     }
 
 
+class _Halted(Exception):
+    """Raised in a MiniChess search's report to stop it."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Played:
+    """The engine's move in a game: from-square and to-square, the PGN comment, its score."""
+
+    uci: str
+    comment: str | None
+    cp: int | None
+
+
+def _mini_info_view(board: minichess.Board, info: minichess.SearchInfo) -> dict[str, Any]:
+    """A MiniChess search report as the page shows it (scores from White's side)."""
+    sign = 1 if board.turn else -1
+    if info.win_in is not None:
+        mate = sign * info.win_in
+        score = {"cp": None, "mate": mate, "text": f"#{mate}"}
+    else:
+        cp = sign * (info.score or 0)
+        score = {"cp": cp, "mate": None, "text": f"{cp / 100:+.2f}"}
+    replay, sans, ucis = board.copy(), [], []
+    for move in info.pv:
+        if not replay.is_legal(move):
+            break
+        sans.append(MINICHESS.san(replay, move))
+        ucis.append(MINICHESS.uci(replay, move))
+        replay.push(move)
+    return {
+        "multipv": 1,
+        "depth": info.depth,
+        "score": score,
+        "pv": ucis,
+        "sans": sans,
+        "nodes": info.nodes,
+        "nps": None,
+        "time": info.time,
+    }
+
+
+def _mini_seconds(board: minichess.Board, limit: chess.engine.Limit) -> float | None:
+    """MiniChess's time for a move: the limit's, or with a clock an even share of what is left over
+    the moves the game can still last (it ends at ply :data:`camelpy.minichess.MAX_PLIES`), plus most
+    of the increment."""
+    if limit.time is not None:
+        return limit.time
+    left = limit.white_clock if board.turn else limit.black_clock
+    if left is None:
+        return None
+    inc = (limit.white_inc if board.turn else limit.black_inc) or 0.0
+    moves_left = max(1, (minichess.MAX_PLIES - board.ply + 1) // 2)
+    return max(0.001, min(left / moves_left + inc * MINI_INC_SHARE, left * MINI_MAX_SHARE))
+
+
 class Session:
     """One tab's game, analysis board and watched folder, and the pages showing them."""
 
@@ -228,6 +310,7 @@ class Session:
         self.clients: set[Client] = set()
         self.game: Game | None = None
         self.player = Searcher()
+        self.mini_player = Searcher(lambda: minichess.Searcher(hash_mb=GUI_HASH_MB))
         self.engine_cp: int | None = None
         self.thinking = False
         self.line = Line()
@@ -271,6 +354,7 @@ class Session:
                 "version": camelpy.__version__,
                 "session": self.id,
                 "levels": {name: list(value) for name, value in LEVELS.items()},
+                "variants": {variant.name: variant.title for variant in VARIANTS.values()},
             }
         )
         client.send(self.game_message())
@@ -293,6 +377,7 @@ class Session:
         self.analysing = False
         await self.analyser.halt()
         await self.player.halt()
+        await self.mini_player.halt()
         if self._flag_timer is not None:
             self._flag_timer.cancel()
         self.hub.unsubscribe(self)
@@ -313,6 +398,7 @@ class Session:
 
     async def op_new_game(self, client: Client, msg: dict[str, Any]) -> None:
         strength = msg.get("strength") or {"kind": "level", "value": "club"}
+        variant = msg.get("variant") or "chess"
         if not isinstance(strength, dict):
             raise TypeError(f"strength must be an object, got {shown(strength)}")
         clock = msg.get("clock")
@@ -327,14 +413,15 @@ class Session:
             human=msg.get("human", "white"),
             strength=Strength(strength.get("kind", "level"), strength.get("value", "club")),
             clock=Clock(clock.get("base", 0), clock.get("inc", 0)) if clock is not None else None,
+            variant=variant,
         )
         game = Game(settings, now=time.monotonic())  # raises before the old game is touched
-        await self.player.halt()
+        for searcher in (self.player, self.mini_player):
+            await searcher.halt()
+            searcher.new_game()
         self.thinking = False
         self.engine_cp = None
         self.game = game
-        self.player.engine = self.player.engine or camelpy.Engine(hash_mb=GUI_HASH_MB)
-        self.player.engine.new_game()
         self._changed()
 
     async def op_move(self, client: Client, msg: dict[str, Any]) -> None:
@@ -349,7 +436,7 @@ class Session:
 
     async def op_undo(self, client: Client, msg: dict[str, Any]) -> None:
         game = self._game()
-        await self.player.halt()
+        await self._searcher(game).halt()
         self.thinking = False
         try:
             game.undo(now=time.monotonic())
@@ -359,7 +446,7 @@ class Session:
     async def op_resign(self, client: Client, msg: dict[str, Any]) -> None:
         game = self._game()
         game.resign()
-        await self.player.halt()
+        await self._searcher(game).halt()
         self.thinking = False
         self._changed()
 
@@ -450,42 +537,70 @@ class Session:
         limit = game.engine_limit(now=time.monotonic())
         loop = asyncio.get_running_loop()
 
-        def work(engine: camelpy.Engine, generation: int) -> chess.engine.PlayResult:
-            def report(info: chess.engine.InfoDict) -> None:
-                view = _info_view(board, info)
-                if view is not None:
-                    loop.call_soon_threadsafe(self._on_engine_info, generation, view)
+        def post(generation: int, view: dict[str, Any] | None) -> None:
+            if view is not None:
+                loop.call_soon_threadsafe(self._on_engine_info, generation, view)
 
-            return engine.play(board, limit, info=report)
+        def play_chess(engine: camelpy.Engine, generation: int, cancel: threading.Event) -> _Played | None:
+            result = engine.play(board, limit, info=lambda info: post(generation, _info_view(board, info)))
+            if result.move is None:
+                return None
+            score = result.info.get("score")
+            if score is None:
+                return _Played(result.move.uci(), None, None)
+            comment = f"{score_view(score)['text']}/{result.info.get('depth', 0)}"
+            return _Played(result.move.uci(), comment, score.relative.score(mate_score=MATE_CP))
 
-        def done(result: chess.engine.PlayResult | None, error: BaseException | None) -> None:
+        def play_minichess(
+            engine: minichess.Searcher, generation: int, cancel: threading.Event
+        ) -> _Played | None:
+            def report(info: minichess.SearchInfo) -> None:
+                if cancel.is_set():
+                    raise _Halted
+                post(generation, _mini_info_view(board, info))
+
+            seconds = _mini_seconds(board, limit)
+            result = engine.search(
+                board, depth=limit.depth, nodes=limit.nodes, time=seconds, on_iteration=report
+            )
+            if result.move is None:
+                return None
+            info = result.info
+            view = _mini_info_view(board, info)
+            cp: int | None
+            if info.win_in is not None:
+                cp = MATE_CP if info.win_in > 0 else -MATE_CP
+            else:
+                cp = info.score
+            return _Played(MINICHESS.uci(board, result.move), f"{view['score']['text']}/{info.depth}", cp)
+
+        def done(played: _Played | None, error: BaseException | None) -> None:
             self.thinking = False
-            if self.game is not game or error is not None or result is None or result.move is None:
+            if self.game is not game or error is not None or played is None:
                 if error is not None:
                     self.broadcast({"type": "error", "op": "engine", "message": _message(error)})
                 self._changed()
                 return
-            score = result.info.get("score")
-            text = None
-            if score is not None:
-                relative = score.relative
-                self.engine_cp = relative.score(mate_score=100_000)
-                view = score_view(score)
-                text = f"{view['text']}/{result.info.get('depth', 0)}"
+            self.engine_cp = played.cp
             try:
-                game.push(result.move.uci(), now=time.monotonic(), score=text)
+                game.push(played.uci, now=time.monotonic(), score=played.comment)
             except ValueError as err:
                 self.broadcast({"type": "error", "op": "engine", "message": _message(err)})
             self._changed()
 
+        work = play_minichess if game.variant is MINICHESS else play_chess
         try:
-            await self.player.start(work, done)
+            await self._searcher(game).start(work, done)
         except Exception:
             self.thinking = False
             raise
 
+    def _searcher(self, game: Game) -> Searcher:
+        return self.mini_player if game.variant is MINICHESS else self.player
+
     def _on_engine_info(self, generation: int, view: dict[str, Any]) -> None:
-        if generation == self.player.generation and self.thinking:
+        game = self.game
+        if game is not None and generation == self._searcher(game).generation and self.thinking:
             self.broadcast({"type": "engine_info", "info": view})
 
     def _arm_flag(self) -> None:
@@ -502,7 +617,7 @@ class Session:
     def _on_flag(self, game: Game) -> None:
         self._flag_timer = None
         if game is self.game and game.flag(time.monotonic()):
-            asyncio.ensure_future(self.player.halt())
+            asyncio.ensure_future(self._searcher(game).halt())
             self.thinking = False
             self.broadcast(self.game_message())
         else:
@@ -529,7 +644,7 @@ class Session:
         multipv = min(self.multipv, board.legal_moves.count())
         loop = asyncio.get_running_loop()
 
-        def work(engine: camelpy.Engine, generation: int) -> object:
+        def work(engine: camelpy.Engine, generation: int, cancel: threading.Event) -> object:
             def report(info: chess.engine.InfoDict) -> None:
                 view = _info_view(board, info)
                 if view is not None:

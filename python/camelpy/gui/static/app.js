@@ -153,6 +153,15 @@ $("ng-strength").addEventListener("change", () => {
   if (kind === "clock") $("ng-clock").checked = true;
 });
 
+$("ng-variant").addEventListener("change", () => {
+  const mini = $("ng-variant").value === "minichess";
+  const chess960 = $("ng-start").querySelector('option[value="960"]');
+  chess960.disabled = mini;
+  if (mini && $("ng-start").value === "960") $("ng-start").value = "standard";
+  $("ng-fen").placeholder = mini ? "kqbnr/ppppp/5/5/PPPPP/RNBQK w 0 (rows from the top, plies played)" : "FEN";
+  $("ng-start").dispatchEvent(new Event("change"));
+});
+
 $("ng-start").addEventListener("change", () => {
   $("ng-fen").classList.toggle("hidden", $("ng-start").value !== "fen");
   $("ng-960").classList.toggle("hidden", $("ng-start").value !== "960");
@@ -164,7 +173,7 @@ $("new-game").addEventListener("submit", (event) => {
   const strength = kind.startsWith("level:")
     ? { kind: "level", value: kind.slice(6) }
     : kind === "clock" ? { kind: "clock" } : { kind, value: Number($("ng-value").value) };
-  const op = { human: $("ng-human").value, strength, clock: null, fen: null, chess960: null };
+  const op = { variant: $("ng-variant").value, human: $("ng-human").value, strength, clock: null, fen: null, chess960: null };
   if ($("ng-clock").checked) op.clock = { base: Number($("ng-base").value) * 60, inc: Number($("ng-inc").value) };
   if ($("ng-start").value === "fen") op.fen = $("ng-fen").value;
   if ($("ng-start").value === "960") op.chess960 = $("ng-960").value === "" ? -1 : Number($("ng-960").value);
@@ -180,6 +189,7 @@ function showGame(view, thinking) {
     playBoard.set({ fen: START_FEN, legal: {}, lastmove: null, check: null });
     return;
   }
+  playBoard.setSize(view.files, view.ranks);
   const humanToMove = view.human === "both" || view.board.turn === view.human;
   const canMove = !view.result && humanToMove && !thinking;
   playBoard.set({ fen: view.board.fen, legal: canMove ? view.board.legal : {}, lastmove: view.board.lastmove, check: view.board.check });
@@ -459,11 +469,13 @@ function addGameCard(g) {
   const card = document.createElement("div");
   card.className = "card game-card";
   card.dataset.game = g.id;
-  card.innerHTML = `<div class="game-head"><span class="round">${g.id}</span> <span class="players"></span></div>
+  // Built from a static template; the names and the round (from the events file) go in as text only.
+  card.innerHTML = `<div class="game-head"><span class="round"></span> <span class="players"></span></div>
     <div class="player-bar"><span class="name black-name"></span><span class="clock black-clock"></span></div>
-    <div class="small-board" id="wb-${g.id.replace(/\W/g, "_")}"></div>
+    <div class="small-board"></div>
     <div class="player-bar"><span class="name white-name"></span><span class="clock white-clock"></span></div>
     <div class="moves compact"></div>`;
+  card.querySelector(".round").textContent = g.id;
   card.querySelector(".players").textContent = `${g.white} – ${g.black}`;
   card.querySelector(".white-name").textContent = g.white;
   card.querySelector(".black-name").textContent = g.black;

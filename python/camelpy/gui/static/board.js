@@ -16,15 +16,15 @@ function squareCoords(name) {
   return [FILES.indexOf(name[0]), Number(name[1]) - 1];
 }
 
-// The piece placement of a FEN as {square: "P" | "n" | ...}.
-function placement(fen) {
+// The piece placement of a FEN (rows from the top, `ranks` of them) as {square: "P" | "n" | ...}.
+function placement(fen, ranks = 8) {
   const pieces = {};
   const rows = fen.split(" ")[0].split("/");
-  for (let i = 0; i < 8 && i < rows.length; i++) {
+  for (let i = 0; i < ranks && i < rows.length; i++) {
     let file = 0;
     for (const ch of rows[i]) {
       if (ch >= "1" && ch <= "8") file += Number(ch);
-      else pieces[squareName(file++, 7 - i)] = ch;
+      else pieces[squareName(file++, ranks - 1 - i)] = ch;
     }
   }
   return pieces;
@@ -47,6 +47,8 @@ class Board {
     this.onMove = options.onMove || null;
     this.coordinates = options.coordinates !== false;
     this.orientation = "white";
+    this.files = 8;
+    this.ranks = 8;
     this.fen = START_FEN;
     this.legal = {};
     this.lastmove = null;
@@ -80,6 +82,17 @@ class Board {
     this.render();
   }
 
+  // The board's shape: chess is 8 × 8, MiniChess 5 files × 6 ranks.
+  setSize(files, ranks) {
+    if (files === this.files && ranks === this.ranks) return;
+    this.files = files;
+    this.ranks = ranks;
+    this.svg.setAttribute("viewBox", `0 0 ${files} ${ranks}`);
+    this.el.style.aspectRatio = `${files} / ${ranks}`;
+    this.promotion.style.width = `${100 / files}%`;
+    this.render();
+  }
+
   setArrows(arrows) {
     this.arrows = arrows || [];
     this.render();
@@ -97,26 +110,27 @@ class Board {
   // Board coordinates (x, y in squares from the top left) of a square.
   xy(name) {
     const [file, rank] = squareCoords(name);
-    return this.orientation === "white" ? [file, 7 - rank] : [7 - file, rank];
+    return this.orientation === "white" ? [file, this.ranks - 1 - rank] : [this.files - 1 - file, rank];
   }
 
   squareAt(event) {
     const box = this.svg.getBoundingClientRect();
-    const x = Math.floor(((event.clientX - box.left) / box.width) * 8);
-    const y = Math.floor(((event.clientY - box.top) / box.height) * 8);
-    if (x < 0 || x > 7 || y < 0 || y > 7) return null;
-    return this.orientation === "white" ? squareName(x, 7 - y) : squareName(7 - x, y);
+    const x = Math.floor(((event.clientX - box.left) / box.width) * this.files);
+    const y = Math.floor(((event.clientY - box.top) / box.height) * this.ranks);
+    if (x < 0 || x >= this.files || y < 0 || y >= this.ranks) return null;
+    return this.orientation === "white" ? squareName(x, this.ranks - 1 - y) : squareName(this.files - 1 - x, y);
   }
 
   render() {
     const svg = this.svg;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    const pieces = placement(this.fen);
+    const pieces = placement(this.fen, this.ranks);
     const dests = this.selected ? (this.legal[this.selected] || []).map((u) => u.slice(2, 4)) : [];
-    for (let rank = 0; rank < 8; rank++) {
-      for (let file = 0; file < 8; file++) {
+    for (let rank = 0; rank < this.ranks; rank++) {
+      for (let file = 0; file < this.files; file++) {
         const name = squareName(file, rank);
         const [x, y] = this.xy(name);
+        // a1 is dark on both boards (MiniChess's a1 too).
         const classes = ["sq", (file + rank) % 2 ? "light" : "dark"];
         if (this.lastmove && (this.lastmove.slice(0, 2) === name || this.lastmove.slice(2, 4) === name))
           classes.push("last");
@@ -129,14 +143,20 @@ class Board {
     if (this.coordinates) {
       // Text is drawn at 100 units a square: Chromium does not draw fonts of a fraction of a unit.
       const coords = svgElement("g", { transform: "scale(0.01)", class: "coords" });
-      for (let i = 0; i < 8; i++) {
-        const file = this.orientation === "white" ? FILES[i] : FILES[7 - i];
-        const rank = this.orientation === "white" ? 8 - i : i + 1;
-        const fileText = svgElement("text", { x: i * 100 + 96, y: 795, "font-size": 19, class: "coord " + (i % 2 ? "on-light" : "on-dark"), "text-anchor": "end" });
-        fileText.textContent = file;
+      const bottomRank = this.orientation === "white" ? 0 : this.ranks - 1;
+      for (let i = 0; i < this.files; i++) {
+        const file = this.orientation === "white" ? i : this.files - 1 - i;
+        const onLight = (file + bottomRank) % 2 === 1;
+        const fileText = svgElement("text", { x: i * 100 + 96, y: this.ranks * 100 - 5, "font-size": 19, class: "coord " + (onLight ? "on-light" : "on-dark"), "text-anchor": "end" });
+        fileText.textContent = FILES[file];
         coords.appendChild(fileText);
-        const rankText = svgElement("text", { x: 4, y: i * 100 + 20, "font-size": 19, class: "coord " + (i % 2 ? "on-dark" : "on-light") });
-        rankText.textContent = rank;
+      }
+      const leftFile = this.orientation === "white" ? 0 : this.files - 1;
+      for (let i = 0; i < this.ranks; i++) {
+        const rank = this.orientation === "white" ? this.ranks - 1 - i : i;
+        const onLight = (leftFile + rank) % 2 === 1;
+        const rankText = svgElement("text", { x: 4, y: i * 100 + 20, "font-size": 19, class: "coord " + (onLight ? "on-light" : "on-dark") });
+        rankText.textContent = rank + 1;
         coords.appendChild(rankText);
       }
       svg.appendChild(coords);
@@ -179,7 +199,7 @@ class Board {
 
   boardPoint(event) {
     const box = this.svg.getBoundingClientRect();
-    return [((event.clientX - box.left) / box.width) * 8, ((event.clientY - box.top) / box.height) * 8];
+    return [((event.clientX - box.left) / box.width) * this.files, ((event.clientY - box.top) / box.height) * this.ranks];
   }
 
   pointerDown(event) {
@@ -258,11 +278,11 @@ class Board {
   }
 
   showPromotion(from, to, candidates) {
-    const white = placement(this.fen)[from] === "P";
+    const white = placement(this.fen, this.ranks)[from] === "P";
     const box = this.promotion;
     box.innerHTML = "";
     const [x] = this.xy(to);
-    box.style.left = (x * 12.5) + "%";
+    box.style.left = (x * 100 / this.files) + "%";
     for (const letter of ["q", "r", "b", "n"]) {
       const uci = candidates.find((u) => u[4] === letter);
       if (!uci) continue;
