@@ -251,6 +251,18 @@ def test_watch_reads_as_the_file_grows(tmp_path: Path) -> None:
     assert watch.poll() == [{"type": "reset"}] and watch.snapshot()["run"] is None
 
 
+def test_watch_shows_an_older_runs_games(played_match: Path, tmp_path: Path) -> None:
+    """A folder from before events.jsonl: its finished games, from games.jsonl."""
+    (tmp_path / "games.jsonl").write_text((played_match / "games.jsonl").read_text())
+    watch = MatchWatch(tmp_path)
+    assert [e["type"] for e in watch.poll()] == ["run", "result", "result", "end"]
+    snapshot = watch.snapshot()
+    assert snapshot["run"]["event"] == "camelpy-1 vs camelpy-2" and snapshot["ended"] == "finished"
+    assert sorted(r["id"] for r in snapshot["finished"]) == ["1.1", "1.2"]
+    assert watch.poll() == []  # read once
+    assert replay(tmp_path, "1.2")["sans"]
+
+
 def test_watch_refuses_a_missing_folder(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no folder"):
         MatchWatch(tmp_path / "nope").check()

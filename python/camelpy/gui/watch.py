@@ -32,7 +32,7 @@ from camelpy._quote import quote
 from camelpy.gui.lines import board_view
 from camelpy.tools.events import EVENTS_FILE
 from camelpy.tools.openings import Opening
-from camelpy.tools.referee import GameRecord
+from camelpy.tools.referee import GameRecord, result_event
 
 __all__ = ["MAX_FINISHED", "MatchWatch", "replay"]
 
@@ -82,10 +82,13 @@ class MatchWatch:
         """Reads the events appended since the last poll, applies them and returns them, each with what
         the page needs added (a ``move`` gets its ``san`` and the game's ``board``). If the file has
         been replaced by a shorter one (a new run in the same folder), the state starts again and the
-        first event returned is ``{"type": "reset"}``."""
+        first event returned is ``{"type": "reset"}``. A folder without an events file (a run older
+        than the file) shows the finished games of its ``games.jsonl``, read once."""
         try:
             size = self.path.stat().st_size
         except OSError:
+            if self.run is None and not self.finished:
+                return self._finished_run()
             return []
         out: list[dict[str, Any]] = []
         if size < self._offset:
@@ -182,6 +185,39 @@ class MatchWatch:
             self.skipped += 1
             return None
         return event
+
+    def _finished_run(self) -> list[dict[str, Any]]:
+        """The ``run``, ``result`` and ``end`` events of a run that wrote no events file, made from its
+        ``games.jsonl``."""
+        try:
+            lines = (self.folder / "games.jsonl").read_text(encoding="utf-8", errors="replace").splitlines()
+            header = json.loads(lines[0]) if lines else None
+        except (OSError, ValueError):
+            return []
+        if not isinstance(header, dict):
+            return []
+        records = []
+        for line in lines[1:]:
+            try:
+                records.append(GameRecord.from_json(json.loads(line)))
+            except (ValueError, TypeError):
+                continue
+        names = sorted({name for r in records for name in (r.white, r.black)})
+        run = {
+            "type": "run",
+            "kind": "match",
+            "event": str(header.get("event", "")),
+            "engines": names,
+            "games": len(records),
+            "sprt": None,
+            "version": 0,
+        }
+        events = [
+            run,
+            *({"type": "result", **result_event(r)} for r in records),
+            {"type": "end", "reason": "finished"},
+        ]
+        return [e for e in (self.apply(event) for event in events) if e is not None]
 
     def snapshot(self) -> dict[str, Any]:
         """Everything read so far, for a page that starts watching."""
