@@ -122,9 +122,15 @@ def shoot(driver: WebDriver, name: str) -> None:
 
 
 def new_game(
-    driver: WebDriver, *, strength: str = "level:beginner", fen: str | None = None, starts: bool = True
+    driver: WebDriver,
+    *,
+    variant: str = "chess",
+    strength: str = "level:beginner",
+    fen: str | None = None,
+    starts: bool = True,
 ) -> None:
     """Fills in the New game form and starts; waits for the game unless it is not meant to start."""
+    Select(driver.find_element(By.ID, "ng-variant")).select_by_value(variant)
     Select(driver.find_element(By.ID, "ng-strength")).select_by_value(strength)
     Select(driver.find_element(By.ID, "ng-start")).select_by_value("standard" if fen is None else "fen")
     if fen is not None:
@@ -302,8 +308,7 @@ def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDri
 
 def test_play_minichess(server: str, browser: WebDriver) -> None:
     open_page(browser, server, "play")
-    Select(browser.find_element(By.ID, "ng-variant")).select_by_value("minichess")
-    new_game(browser)
+    new_game(browser, variant="minichess")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#play-board rect.sq")) == 30
     square(browser, "play-board", "b1").click()
     dots = browser.find_elements(By.CSS_SELECTOR, "#play-board circle.dest")
@@ -330,3 +335,16 @@ def test_names_from_an_events_file_are_shown_as_text(server: str, browser: WebDr
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#w-games .game-card .round").text == hostile)
     assert not browser.find_elements(By.CSS_SELECTOR, "#view-watch img")
     assert browser.find_element(By.ID, "w-title").text == f"Match: {hostile} vs b"
+
+
+def test_a_reload_keeps_the_game_and_the_side(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "play")
+    Select(browser.find_element(By.ID, "ng-human")).select_by_value("black")
+    new_game(browser)
+    wait(browser, lambda d: len(moves(d, "play-moves")) == 1)  # camelpy opened as White
+    played = moves(browser, "play-moves")
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").text == "connected")
+    wait(browser, lambda d: moves(d, "play-moves") == played)
+    corner = square(browser, "play-board", "h8")  # Black at the bottom: h8 in the bottom left corner
+    assert (corner.get_attribute("x"), corner.get_attribute("y")) == ("0", "7")

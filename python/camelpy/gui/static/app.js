@@ -130,6 +130,7 @@ function fenTurnInfo(fen) {
 const playBoard = new Board($("play-board"), { onMove: (uci) => send("move", { uci }) });
 let game = null;
 let clockState = null;
+let orientedFor = null;
 
 function setLevels(levels) {
   const select = $("ng-strength");
@@ -177,7 +178,7 @@ $("new-game").addEventListener("submit", (event) => {
   if ($("ng-clock").checked) op.clock = { base: Number($("ng-base").value) * 60, inc: Number($("ng-inc").value) };
   if ($("ng-start").value === "fen") op.fen = $("ng-fen").value;
   if ($("ng-start").value === "960") op.chess960 = $("ng-960").value === "" ? -1 : Number($("ng-960").value);
-  playBoard.setOrientation(op.human === "black" ? "black" : "white");
+  orientedFor = null;
   $("play-info").textContent = "";
   send("new_game", op);
 });
@@ -190,6 +191,12 @@ function showGame(view, thinking) {
     return;
   }
   playBoard.setSize(view.files, view.ranks);
+  const key = `${view.variant} ${view.start_fen} ${view.human}`;
+  if (key !== orientedFor) {
+    // A new game, or the page reloaded: the person's side at the bottom (Flip changes it afterwards).
+    orientedFor = key;
+    playBoard.setOrientation(view.human === "black" ? "black" : "white");
+  }
   const humanToMove = view.human === "both" || view.board.turn === view.human;
   const canMove = !view.result && humanToMove && !thinking;
   playBoard.set({ fen: view.board.fen, legal: canMove ? view.board.legal : {}, lastmove: view.board.lastmove, check: view.board.check });
