@@ -5,6 +5,9 @@ the server's HTTP routes and WebSocket protocol through Starlette's test client 
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -509,3 +512,33 @@ def test_minichess_over_the_socket(client: TestClient) -> None:
     reply = page.until("game", lambda m: len(m["game"]["sans"]) == 2 and not m["thinking"])["game"]
     assert reply["clock"]["black"] < 60 + 1
     page.close()
+
+
+# ---- the command ----------------------------------------------------------------------------------
+
+
+def _gui(*args: str, hide: str = "") -> subprocess.CompletedProcess[str]:
+    """``camelpy gui ARGS`` in a fresh interpreter (with module *hide* made unimportable)."""
+    hiding = f"sys.modules[{hide!r}] = None; " if hide else ""
+    code = f"import sys; {hiding}from camelpy.tools.cli import main; sys.exit(main({['gui', *args]!r}))"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+def test_the_command_refuses_bad_input_with_one_line() -> None:
+    missing = _gui("--no-browser", "--port", "0", hide="starlette")
+    assert missing.returncode == 2
+    assert missing.stderr.startswith(
+        "error: camelpy gui needs Starlette and uvicorn: pip install 'camelpy[gui]'"
+    )
+    assert "Traceback" not in missing.stderr
+    assert _gui("--help", hide="starlette").returncode == 0  # the help needs no extra
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        busy = _gui("--no-browser", "--port", port)
+    assert busy.returncode == 2 and f"error: cannot listen on '127.0.0.1:{port}'" in busy.stderr
+    bad_port = _gui("--no-browser", "--port", "70000")
+    assert bad_port.returncode == 2 and "port" in bad_port.stderr
+    nowhere = _gui("--no-browser", "--port", "0", "--watch", "/no/such/run")
+    assert nowhere.returncode == 2 and "error: no folder '/no/such/run'" in nowhere.stderr

@@ -44,7 +44,7 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import chess
 import chess.engine
@@ -59,20 +59,11 @@ from camelpy.gui.play import LEVELS, Clock, Game, GameSettings, Strength
 from camelpy.gui.variants import MINICHESS, VARIANTS
 from camelpy.gui.watch import MatchWatch, replay
 
-try:
-    import uvicorn
+if TYPE_CHECKING:  # the optional extra is imported when the server starts (create_app, serve)
     from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import FileResponse, Response
-    from starlette.routing import Mount, Route, WebSocketRoute
-    from starlette.staticfiles import StaticFiles
-    from starlette.websockets import WebSocket, WebSocketDisconnect
-except ImportError as err:  # pragma: no cover - the optional extra
-    raise ImportError(
-        f"camelpy gui needs Starlette and uvicorn: pip install 'camelpy[gui]' ({err})"
-    ) from None
+    from starlette.websockets import WebSocket
 
-__all__ = ["DEFAULT_PORT", "Hub", "add_arguments", "create_app", "main", "serve"]
+__all__ = ["DEFAULT_PORT", "MISSING_EXTRA", "Hub", "add_arguments", "create_app", "main", "serve"]
 
 DEFAULT_PORT = 8765
 """The port ``camelpy gui`` listens on unless told (8000 and 8080 are often taken by other servers)."""
@@ -117,6 +108,9 @@ STATIC = Path(__file__).parent / "static"
 _PIECE_FILE = re.compile(r"([wb])([KQRBNP])\.svg")
 
 log = logging.getLogger("camelpy.gui")
+
+MISSING_EXTRA = "camelpy gui needs Starlette and uvicorn: pip install 'camelpy[gui]'"
+"""What ``camelpy gui`` says (as ``error: …``) where the ``gui`` extra is not installed."""
 
 
 class Client:
@@ -779,7 +773,18 @@ def create_app(*, watch: str | None = None) -> Starlette:
     >>> app = create_app()
     >>> sorted(route.path for route in app.routes)
     ['/', '/pieces/{name}', '/static', '/ws']
+
+    :raises: :exc:`ImportError` (:data:`MISSING_EXTRA`) without Starlette.
     """
+    try:
+        from starlette.applications import Starlette
+        from starlette.requests import Request
+        from starlette.responses import FileResponse, Response
+        from starlette.routing import Mount, Route, WebSocketRoute
+        from starlette.staticfiles import StaticFiles
+        from starlette.websockets import WebSocketDisconnect
+    except ImportError as err:
+        raise ImportError(f"{MISSING_EXTRA} ({err})") from None
     hub = Hub(watch=watch)
 
     async def index(request: Request) -> Response:
@@ -856,8 +861,14 @@ def serve(
 ) -> None:
     """Serves the GUI until Ctrl-C; *ready* gets the page's address once it listens.
 
-    :raises: :exc:`ValueError` quoting the address when it cannot be listened on (a port in use).
+    :raises: :exc:`ValueError` quoting the address when it cannot be listened on (a port in use);
+        :exc:`ImportError` (:data:`MISSING_EXTRA`) without Starlette and uvicorn.
     """
+    try:
+        import uvicorn
+    except ImportError as err:
+        raise ImportError(f"{MISSING_EXTRA} ({err})") from None
+    app = create_app(watch=watch)
     int_arg(port, "port", 0, 65535)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -877,7 +888,7 @@ def serve(
     if watch is not None:
         MatchWatch(watch).check()
         url += "#watch"
-    config = uvicorn.Config(create_app(watch=watch), log_level="warning", lifespan="on", ws="auto")
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="auto")
     server = uvicorn.Server(config)
     if ready is not None:
         ready(url)
