@@ -542,3 +542,34 @@ def test_the_command_refuses_bad_input_with_one_line() -> None:
     assert bad_port.returncode == 2 and "port" in bad_port.stderr
     nowhere = _gui("--no-browser", "--port", "0", "--watch", "/no/such/run")
     assert nowhere.returncode == 2 and "error: no folder '/no/such/run'" in nowhere.stderr
+
+
+def test_minichess_analysis(client: TestClient) -> None:
+    assert load_text("k4/5/5/5/5/Q3K w 7", variant="minichess").view()["files"] == 5
+    with pytest.raises(ValueError, match="'kqbnr'"):
+        load_text("kqbnr", variant="minichess")
+    page = Page(client, "mini-analysis")
+    page.until("analysis")
+    page.send("load", text="k4/5/5/5/5/Q3K w 7", variant="minichess")
+    line = page.until("line")
+    assert (line["line"]["variant"], line["line"]["ranks"]) == ("minichess", 6)
+    assert "queen" in line["trace"] and "evaluation for the side to move (White)" in line["trace"]
+    page.send("analyse", multipv=3)
+    best = page.until("analysis", lambda m: m["lines"] and m["lines"][0]["score"]["mate"] == 1)["lines"]
+    assert len(best) == 1 and best[0]["sans"][0] == "Qxa6"
+    page.send("play", moves=["a1a6"])
+    end = page.until("line", lambda m: m["line"]["ply"] == 1)
+    assert end["line"]["board"]["outcome"] == "White wins: king captured" and end["line"]["sans"] == ["Qxa6"]
+    assert not page.until("analysis", lambda m: not m["running"])["lines"]
+    page.send("load", text="kqbnr/ppppp/5/5/PPPPP/RNBQK w 0", variant="minichess")
+    page.until("line", lambda m: m["line"]["moves"] == [])
+    page.send("analyse")
+    page.until("analysis", lambda m: m["lines"] and m["lines"][0]["depth"] >= 3)
+    page.send("load", text=MATE_IN_ONE)  # back to chess: the MiniChess search stops
+    page.until("line", lambda m: m["line"]["variant"] == "chess")
+    page.until("analysis", lambda m: m["lines"] and m["lines"][0]["score"]["mate"] == 1)
+    page.send("stop")
+    page.until("analysis", lambda m: not m["running"])
+    page.send("load", text="x", variant="go")
+    assert "unknown game 'go'" in page.until("error")["message"]
+    page.close()

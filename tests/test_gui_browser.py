@@ -348,3 +348,15 @@ def test_a_reload_keeps_the_game_and_the_side(server: str, browser: WebDriver) -
     wait(browser, lambda d: moves(d, "play-moves") == played)
     corner = square(browser, "play-board", "h8")  # Black at the bottom: h8 in the bottom left corner
     assert (corner.get_attribute("x"), corner.get_attribute("y")) == ("0", "7")
+
+
+def test_analyse_minichess(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "analyse")
+    browser.find_element(By.ID, "an-text").send_keys("k4/5/5/5/5/Q3K w 7")
+    Select(browser.find_element(By.ID, "an-variant")).select_by_value("minichess")
+    browser.find_element(By.ID, "an-load").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#analyse-board rect.sq")) == 30)
+    browser.find_element(By.ID, "an-toggle").click()
+    wait(browser, lambda d: d.find_element(By.ID, "eval-text").text == "#1")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#analyse-board line[data-arrow='a1a6']"))
+    shoot(browser, "analyse-minichess.png")

@@ -8,6 +8,7 @@ output over one WebSocket per tab.
 - :mod:`camelpy.gui.play`: a game against the engine (levels, clocks, undo, resign, draw, PGN), chess
   or MiniChess (:mod:`camelpy.gui.variants`);
 - :mod:`camelpy.gui.lines`: the analysis board's line (a FEN or PGN loaded, moves played on it);
+- :mod:`camelpy.gui.boards`: boards and scores as the page shows them;
 - :mod:`camelpy.gui.watch`: a running match's or tournament's ``events.jsonl``, followed as it grows;
 - :mod:`camelpy.gui.server`: the application, its WebSocket protocol and the ``camelpy gui`` command.
 

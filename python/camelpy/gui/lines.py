@@ -20,12 +20,12 @@ from typing import Any
 import chess
 import chess.pgn
 
-from camelpy._args import int_arg, items_arg, str_arg
+from camelpy._args import int_arg, items_arg, shown, str_arg
 from camelpy._quote import quote
-from camelpy.errors import IllegalMoveError, InvalidMoveError
+from camelpy.gui.variants import CHESS, VARIANTS, Variant
 from camelpy.types import board_root
 
-__all__ = ["MAX_TEXT", "Line", "board_view", "load_text", "parse_move", "score_view"]
+__all__ = ["MAX_TEXT", "Line", "load_text"]
 
 MAX_TEXT = 1_000_000
 """Characters of pasted FEN or PGN accepted: a long game's PGN is a few KB; this bounds the work a
@@ -49,28 +49,42 @@ class Line:
     """The moves from the start, in UCI."""
     ply: int = 0
     """How many of *moves* are played on the board on show."""
+    variant: str = "chess"
+    """The game: ``chess`` or ``minichess`` (moves from square to square, a 5 × 6 board)."""
 
     def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown game {shown(self.variant)}; expected one of {', '.join(VARIANTS)}")
         str_arg(self.fen, "fen")
         object.__setattr__(self, "moves", tuple(items_arg(self.moves, "moves", str)))
         int_arg(self.ply, "ply", 0, len(self.moves))
         self.board(len(self.moves))  # every move must be legal
 
-    def board(self, ply: int | None = None) -> chess.Board:
-        """The board after *ply* moves (default: :attr:`ply`), with the moves on its stack."""
-        board = board_root(self.fen, self.chess960).board()
-        board.chess960 = self.chess960
+    @property
+    def rules(self) -> Variant:
+        """The game's rules (:mod:`camelpy.gui.variants`)."""
+        return VARIANTS[self.variant]
+
+    def board(self, ply: int | None = None) -> Any:
+        """The board after *ply* moves (default: :attr:`ply`), with the moves on its stack: a
+        ``chess.Board`` or a :class:`camelpy.minichess.Board`."""
+        rules = self.rules
+        if rules is CHESS:
+            board = board_root(self.fen, self.chess960).board()
+            board.chess960 = self.chess960
+        else:
+            board = rules.new_board(self.fen)
         for uci in self.moves[: self.ply if ply is None else ply]:
-            board.push(parse_move(board, uci))
+            board.push(rules.parse(board, uci))
         return board
 
     def sans(self) -> list[str]:
         """The moves in SAN."""
-        board = self.board(0)
+        board, rules = self.board(0), self.rules
         sans = []
         for uci in self.moves:
-            move = board.parse_uci(uci)
-            sans.append(board.san(move))
+            move = rules.parse(board, uci)
+            sans.append(rules.san(board, move))
             board.push(move)
         return sans
 
@@ -89,106 +103,43 @@ class Line:
             that cannot be played there; the line is unchanged.
         """
         moves, ply = list(self.moves), self.ply
-        board = self.board()
+        board, rules = self.board(), self.rules
         for uci in items_arg(ucis, "moves", str):
-            move = parse_move(board, uci)
-            uci = board.uci(move, chess960=self.chess960)
+            move = rules.parse(board, uci)
+            uci = rules.uci(board, move)
             if ply < len(moves) and moves[ply] == uci:
                 ply += 1
             else:
                 moves[ply:] = [uci]
                 ply += 1
             board.push(move)
-        return Line(self.fen, self.chess960, tuple(moves), ply)
+        return Line(self.fen, self.chess960, tuple(moves), ply, self.variant)
 
     def pgn(self) -> str:
         """The line as a PGN game."""
-        game = chess.pgn.Game.from_board(self.board(len(self.moves)))
-        game.headers["Event"] = "camelpy analysis"
-        if self.chess960:
-            game.headers["Variant"] = "Chess960"
-        return str(game)
+        return self.rules.record(self.board(len(self.moves)), {"Event": "camelpy analysis"}, [])
 
     def view(self) -> dict[str, Any]:
         """What the page needs: the line (``moves``, ``sans``, ``ply``) and the board on show."""
+        rules = self.rules
         return {
+            "variant": rules.name,
+            "files": rules.files,
+            "ranks": rules.ranks,
             "fen": self.fen,
             "chess960": self.chess960,
             "moves": list(self.moves),
             "sans": self.sans(),
             "ply": self.ply,
-            "board": board_view(self.board()),
+            "board": rules.view(self.board()),
             "pgn": self.pgn(),
         }
 
 
-def parse_move(board: chess.Board, uci: str) -> chess.Move:
-    """*uci* as a legal move on *board*.
-
-    :raises: :exc:`camelpy.IllegalMoveError` quoting a move that is not legal there,
-        :exc:`camelpy.InvalidMoveError` quoting one that is not UCI.
-    """
-    try:
-        return board.parse_uci(uci)
-    except chess.IllegalMoveError:
-        raise IllegalMoveError(f"illegal move {quote(uci)} in {quote(board.fen())}") from None
-    except chess.InvalidMoveError:
-        raise InvalidMoveError(f"{quote(uci)} is not a move in UCI notation (e2e4, e7e8q)") from None
-
-
-def board_view(board: chess.Board, *, playable: bool = True) -> dict[str, Any]:
-    """A board as the page draws it: the FEN, whose turn, the legal moves (UCI) by from-square, the
-    last move, the checked king's square and the game's end if it is over. Without *playable* (a board
-    only watched) the legal moves and the end are left out: they cost more than the rest together.
-
-    >>> board_view(chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"))["outcome"]
-    'White wins: checkmate'
-    """
-    legal: dict[str, list[str]] = {}
-    if playable:
-        for move in board.legal_moves:
-            legal.setdefault(chess.square_name(move.from_square), []).append(board.uci(move))
-    last = board.move_stack[-1] if board.move_stack else None
-    king = board.king(board.turn)
-    outcome = board.outcome(claim_draw=True) if playable else None
-    return {
-        "fen": board.fen(shredder=board.chess960),
-        "turn": "white" if board.turn == chess.WHITE else "black",
-        "legal": legal,
-        "lastmove": last.uci() if last is not None else None,
-        "check": chess.square_name(king) if king is not None and board.is_check() else None,
-        "outcome": _outcome_text(outcome) if outcome is not None else None,
-    }
-
-
-def _outcome_text(outcome: chess.Outcome) -> str:
-    reason = outcome.termination.name.lower().replace("_", " ")
-    if outcome.winner is None:
-        return f"Draw: {reason}"
-    return f"{'White' if outcome.winner == chess.WHITE else 'Black'} wins: {reason}"
-
-
-def score_view(score: chess.engine.PovScore) -> dict[str, Any]:
-    """A score from White's side as the page shows it: ``cp`` or ``mate``, and the text.
-
-    >>> import chess.engine
-    >>> score_view(chess.engine.PovScore(chess.engine.Cp(-35), chess.BLACK))
-    {'cp': 35, 'mate': None, 'text': '+0.35'}
-    >>> score_view(chess.engine.PovScore(chess.engine.Mate(2), chess.BLACK))
-    {'cp': None, 'mate': -2, 'text': '#-2'}
-    """
-    white = score.white()
-    mate = white.mate()
-    if mate is not None:
-        return {"cp": None, "mate": mate, "text": f"#{mate}"}
-    cp = white.score()
-    assert cp is not None
-    return {"cp": cp, "mate": None, "text": f"{cp / 100:+.2f}"}
-
-
-def load_text(text: str, *, chess960: bool = False) -> Line:
+def load_text(text: str, *, chess960: bool = False, variant: str = "chess") -> Line:
     """A line from a FEN (shown at its start) or a PGN's main line (shown at its start); a PGN's
-    ``FEN`` and ``Variant`` headers are honoured.
+    ``FEN`` and ``Variant`` headers are honoured. For MiniChess (*variant* ``minichess``), the one-line
+    form (:meth:`camelpy.minichess.Board.fen`).
 
     >>> load_text("8/8/8/4k3/8/8/8/4K2R w K - 0 1").moves
     ()
@@ -202,6 +153,8 @@ def load_text(text: str, *, chess960: bool = False) -> Line:
     stripped = text.strip()
     if not stripped:
         raise ValueError("paste a FEN or a PGN: the text is empty")
+    if variant != "chess":
+        return Line(stripped, variant=variant)
     if "/" in stripped.split()[0] and not stripped.startswith("["):
         return Line(stripped, chess960)
     try:

@@ -10,8 +10,9 @@ Ops (page → server), each ``{"op": name, …}``:
   ``-1`` for a random one), ``human`` (``white``/``black``/``both``), ``strength`` (``{"kind",
   "value"}``), ``clock`` (``{"base", "inc"}`` seconds or ``null``)), ``move`` (``uci``: from-square
   and to-square, with the promotion letter), ``undo``, ``resign``, ``draw``;
-- ``load`` (``text``: a FEN or a PGN), ``goto`` (``ply``), ``play`` (``moves``: UCI moves played on the
-  analysis board from the ply on show), ``analyse`` (``multipv``), ``stop``;
+- ``load`` (``text``: a FEN or a PGN; ``variant``: ``minichess`` for its one-line form), ``goto``
+  (``ply``), ``play`` (``moves``: UCI moves played on the analysis board from the ply on show),
+  ``analyse`` (``multipv``), ``stop``;
 - ``watch`` (``folder``), ``unwatch``, ``replay`` (``id``: a finished game of the folder watched).
 
 Messages (server → page), each ``{"type": name, …}``: ``hello`` (levels, games, version), ``game`` (the game's
@@ -54,7 +55,8 @@ import camelpy
 from camelpy import minichess
 from camelpy._args import int_arg, shown
 from camelpy._quote import quote
-from camelpy.gui.lines import Line, load_text, score_view
+from camelpy.gui.boards import score_view
+from camelpy.gui.lines import Line, load_text
 from camelpy.gui.play import LEVELS, Clock, Game, GameSettings, Strength
 from camelpy.gui.variants import MINICHESS, VARIANTS
 from camelpy.gui.watch import MatchWatch, replay
@@ -281,6 +283,18 @@ def _mini_info_view(board: minichess.Board, info: minichess.SearchInfo) -> dict[
     }
 
 
+def _mini_trace(board: minichess.Board) -> str:
+    """MiniChess's evaluation terms as a table: weight × feature (White's count minus Black's)."""
+    evaluation = minichess.evaluate(board)
+    rows = [f"{'term':<14}{'weight':>8}{'feature':>9}{'product':>9}"]
+    for term in evaluation.terms:
+        rows.append(f"{term.name:<14}{term.weight:>8}{term.feature:>9}{term.weight * term.feature:>9}")
+    side = "White" if board.turn else "Black"
+    rows.append(f"evaluation for the side to move ({side}): {evaluation.value}")
+    rows.append("(the count term is scaled by ply / 50; tempo counts for the side to move)")
+    return "\n".join(rows)
+
+
 def _mini_seconds(board: minichess.Board, limit: chess.engine.Limit) -> float | None:
     """MiniChess's time for a move: the limit's, or with a clock an even share of what is left over
     the moves the game can still last (it ends at ply :data:`camelpy.minichess.MAX_PLIES`), plus most
@@ -310,6 +324,7 @@ class Session:
         self.line = Line()
         self.multipv = 1
         self.analyser = Searcher()
+        self.mini_analyser = Searcher(lambda: minichess.Searcher(hash_mb=GUI_HASH_MB))
         self.analysing = False
         self.analysis: dict[int, dict[str, Any]] = {}
         self.watching: str | None = None
@@ -331,7 +346,12 @@ class Session:
     def line_message(self) -> dict[str, Any]:
         """The ``line`` message: the analysis board and the evaluation's terms there."""
         board = self.line.board()
-        trace = self.hub.eval_trace(board) if not board.is_game_over() else ""
+        if board.is_game_over():
+            trace = ""
+        elif self.line.variant == "minichess":
+            trace = _mini_trace(board)
+        else:
+            trace = self.hub.eval_trace(board)
         return {"type": "line", "line": self.line.view(), "trace": trace}
 
     def analysis_message(self) -> dict[str, Any]:
@@ -363,13 +383,13 @@ class Session:
         if not self.clients:
             if self.analysing:
                 self.analysing = False
-                await self.analyser.halt()
+                await self._halt_analysis()
             self.hub.unsubscribe(self)
 
     async def close(self) -> None:
         """Stops everything (the session is dropped)."""
         self.analysing = False
-        await self.analyser.halt()
+        await self._halt_analysis()
         await self.player.halt()
         await self.mini_player.halt()
         if self._flag_timer is not None:
@@ -457,7 +477,10 @@ class Session:
         text = msg.get("text")
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {shown(text)}")
-        self.line = load_text(text)
+        variant = msg.get("variant") or "chess"
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown game {shown(variant)}; expected one of {', '.join(VARIANTS)}")
+        self.line = load_text(text, variant=variant)
         await self._line_changed()
 
     async def op_goto(self, client: Client, msg: dict[str, Any]) -> None:
@@ -480,7 +503,7 @@ class Session:
 
     async def op_stop(self, client: Client, msg: dict[str, Any]) -> None:
         self.analysing = False
-        await self.analyser.halt()
+        await self._halt_analysis()
         self.broadcast(self.analysis_message())
 
     async def op_watch(self, client: Client, msg: dict[str, Any]) -> None:
@@ -627,24 +650,37 @@ class Session:
         else:
             self.broadcast(self.analysis_message())
 
+    async def _halt_analysis(self) -> None:
+        for searcher in (self.analyser, self.mini_analyser):
+            await searcher.halt()
+
     async def _analyse(self) -> None:
         board = self.line.board()
         self.analysis.clear()
         if board.is_game_over():
             self.analysing = False
-            await self.analyser.halt()
+            await self._halt_analysis()
             self.broadcast(self.analysis_message())
             return
-        multipv = min(self.multipv, board.legal_moves.count())
         loop = asyncio.get_running_loop()
 
-        def work(engine: camelpy.Engine, generation: int, cancel: threading.Event) -> object:
-            def report(info: chess.engine.InfoDict) -> None:
-                view = _info_view(board, info)
-                if view is not None:
-                    loop.call_soon_threadsafe(self._on_analysis_info, generation, view)
+        def post(generation: int, view: dict[str, Any] | None) -> None:
+            if view is not None:
+                loop.call_soon_threadsafe(self._on_analysis_info, generation, view)
 
-            return engine.search(board, multipv=multipv, info=report)
+        def search_chess(engine: camelpy.Engine, generation: int, cancel: threading.Event) -> object:
+            multipv = min(self.multipv, board.legal_moves.count())
+            return engine.search(
+                board, multipv=multipv, info=lambda info: post(generation, _info_view(board, info))
+            )
+
+        def search_minichess(engine: minichess.Searcher, generation: int, cancel: threading.Event) -> object:
+            def report(info: minichess.SearchInfo) -> None:
+                if cancel.is_set():
+                    raise _Halted
+                post(generation, _mini_info_view(board, info))
+
+            return engine.search(board, on_iteration=report)  # one line: its search has no MultiPV
 
         def done(result: object, error: BaseException | None) -> None:
             self.analysing = False
@@ -652,11 +688,17 @@ class Session:
                 self.broadcast({"type": "error", "op": "analyse", "message": _message(error)})
             self.broadcast(self.analysis_message())
 
-        await self.analyser.start(work, done)
+        if self.line.variant == "minichess":
+            await self.analyser.halt()
+            await self.mini_analyser.start(search_minichess, done)
+        else:
+            await self.mini_analyser.halt()
+            await self.analyser.start(search_chess, done)
         self.broadcast(self.analysis_message())
 
     def _on_analysis_info(self, generation: int, view: dict[str, Any]) -> None:
-        if generation != self.analyser.generation or not self.analysing:
+        searcher = self.mini_analyser if self.line.variant == "minichess" else self.analyser
+        if generation != searcher.generation or not self.analysing:
             return
         self.analysis[view["multipv"]] = view
         self.broadcast(self.analysis_message())

@@ -23,7 +23,7 @@ import chess.pgn
 from camelpy import minichess
 from camelpy._quote import quote
 from camelpy.errors import IllegalMoveError, InvalidMoveError
-from camelpy.gui.lines import board_view, parse_move
+from camelpy.gui.boards import board_view, parse_move
 from camelpy.types import board_root
 
 __all__ = ["CHESS", "MINICHESS", "VARIANTS", "Variant"]
@@ -72,7 +72,7 @@ class Variant:
         raise NotImplementedError
 
     def view(self, board: Any) -> dict[str, Any]:
-        """The board as the page draws it (see :func:`camelpy.gui.lines.board_view`)."""
+        """The board as the page draws it (see :func:`camelpy.gui.boards.board_view`)."""
         raise NotImplementedError
 
     def outcome(self, board: Any) -> tuple[str, str] | None:

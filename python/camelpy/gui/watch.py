@@ -29,7 +29,7 @@ import chess
 
 from camelpy._args import path_arg
 from camelpy._quote import quote
-from camelpy.gui.lines import board_view
+from camelpy.gui.boards import board_view
 from camelpy.tools.events import EVENTS_FILE
 from camelpy.tools.openings import Opening
 from camelpy.tools.referee import GameRecord, result_event

@@ -285,6 +285,9 @@ let analysing = false;
 function showLine(view, trace) {
   line = view;
   const board = view.board;
+  analyseBoard.setSize(view.files, view.ranks);
+  $("an-variant").value = view.variant;
+  $("an-multipv").disabled = view.variant === "minichess"; // MiniChess's search gives one line
   analyseBoard.set({ fen: board.fen, legal: board.legal, lastmove: board.lastmove, check: board.check });
   analyseBoard.setArrows([]);
   const start = fenTurnInfo(view.fen);
@@ -346,7 +349,7 @@ $("an-toggle").addEventListener("click", () => {
 $("an-multipv").addEventListener("change", () => {
   if (analysing) send("analyse", { multipv: Number($("an-multipv").value) });
 });
-$("an-load").addEventListener("click", () => send("load", { text: $("an-text").value }));
+$("an-load").addEventListener("click", () => send("load", { text: $("an-text").value, variant: $("an-variant").value }));
 $("an-first").addEventListener("click", () => line && send("goto", { ply: 0 }));
 $("an-prev").addEventListener("click", () => line && line.ply > 0 && send("goto", { ply: line.ply - 1 }));
 $("an-next").addEventListener("click", () => line && line.ply < line.moves.length && send("goto", { ply: line.ply + 1 }));
