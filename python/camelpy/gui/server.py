@@ -169,11 +169,6 @@ class Searcher:
             reset = getattr(self.engine, "new_game", None) or self.engine.clear
             reset()
 
-    @property
-    def busy(self) -> bool:
-        """Whether a search is running."""
-        return self.thread is not None and self.thread.is_alive()
-
     async def halt(self) -> None:
         """Stops the running search (its result will be ignored) and waits for its thread."""
         self.generation += 1
@@ -484,7 +479,7 @@ class Session:
         await self._line_changed()
 
     async def op_goto(self, client: Client, msg: dict[str, Any]) -> None:
-        self.line = self.line.goto(msg.get("ply"))  # type: ignore[arg-type]
+        self.line = self.line.goto(msg.get("ply"))  # type: ignore[arg-type]  # Line.goto checks it
         await self._line_changed()
 
     async def op_play(self, client: Client, msg: dict[str, Any]) -> None:

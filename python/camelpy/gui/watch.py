@@ -53,8 +53,6 @@ class MatchWatch:
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(path_arg(folder, "folder"))
         self.path = self.folder / EVENTS_FILE
-        self._offset = 0
-        self._partial = b""
         self.reset()
 
     def reset(self) -> None:
