@@ -148,6 +148,13 @@ def test_the_command_writes_losses_and_provenance(tmp_path: Path, capsys: pytest
     assert main([*args, "--resume"]) == 0
     assert main([*args, "--resume", "--lr", "0.01"]) == 2
     assert "other settings" in capsys.readouterr().err
+    # The mirror (on by default) is a setting of the run too; --no-mirror trains another net.
+    assert main([*args, "--resume", "--no-mirror"]) == 2
+    assert "other settings" in capsys.readouterr().err
+    plain = tmp_path / "plain"
+    assert main([*args[:3], str(plain), *args[4:], "--no-mirror"]) == 0
+    assert (plain / "net.nnue").read_bytes() != (out / "net.nnue").read_bytes()
+    assert "--no-mirror" in (plain / "provenance.md").read_text()
 
 
 def test_datagen_plays_with_a_network(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:

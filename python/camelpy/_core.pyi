@@ -420,6 +420,7 @@ def train(
     max_positions: int | None = None,
     resume: bool = False,
     progress: Callable[[str, tuple[Any, ...]], object] | None = None,
+    mirror: bool = True,
 ) -> tuple[list[tuple[int, float, float, float, float]], bool, int, int, int]: ...
 def read_records(
     path: str | os.PathLike[str],

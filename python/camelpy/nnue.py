@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_FINAL_LR_SHARE",
     "DEFAULT_LR",
     "DEFAULT_MAX_SCORE",
+    "DEFAULT_MIRROR",
     "DEFAULT_VALID_SHARE",
     "DEFAULT_WDL",
     "HIDDEN",
@@ -66,6 +67,8 @@ DEFAULT_VALID_SHARE = 0.02
 """Share of the games held out to measure the validation loss."""
 DEFAULT_MAX_SCORE = 3_000
 """Search scores (and mates) are clamped to this many centipawns."""
+DEFAULT_MIRROR = True
+"""Show each position mirrored left to right half of the time (``camelpy train --no-mirror``: never)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,6 +127,7 @@ def train(
     max_positions: int | None = None,
     resume: bool = False,
     progress: ProgressCallback | None = None,
+    mirror: bool = DEFAULT_MIRROR,
 ) -> TrainResult:
     """Trains a network on the data files *data* (``camelpy datagen`` output), writing ``checkpoint.bin``
     and ``net.nnue`` into *out_dir* after every epoch and when stopped.
@@ -131,6 +135,8 @@ def train(
     Each position's target is *wdl* parts the game's result and the rest the search score (as a win
     expectation, ``sigmoid(score / 400)``); the loss is the squared error. Positions in check and whose
     best move is a capture or promotion are skipped by default; *valid_share* of the games are held out.
+    With *mirror* (the default) each position is shown mirrored left to right half of the time, chosen
+    afresh every epoch: a mirror image is worth the same, so a small data set teaches more.
     The run is deterministic for a given *seed* and *threads* (default: every core). With *resume*, a
     run stopped by Ctrl-C (or a crash) continues exactly where its checkpoint left it; the same data and
     settings are required. Ctrl-C writes a checkpoint and raises :exc:`KeyboardInterrupt`.
@@ -168,6 +174,7 @@ def train(
         max_positions=max_positions,
         resume=bool(resume),
         progress=progress,
+        mirror=bool(mirror),
     )
     return TrainResult(
         epochs=tuple(EpochLoss(e, t, None if math.isnan(v) else v, lr_, s) for e, t, v, lr_, s in epoch_rows),

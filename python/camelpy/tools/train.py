@@ -68,6 +68,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--keep-noisy", action="store_true", help="keep positions whose best move captures/promotes"
     )
+    p.add_argument(
+        "--no-mirror",
+        dest="mirror",
+        action="store_false",
+        help="never show positions mirrored left to right (default: half of the time)",
+    )
     p.add_argument("--resume", action="store_true", help="continue the run whose checkpoint is in --out")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
@@ -165,6 +171,7 @@ def main(args: argparse.Namespace) -> int:
         max_positions=args.max_positions,
         resume=args.resume,
         progress=progress,
+        mirror=args.mirror,
     )
     rows = [dataclasses.asdict(e) for e in result.epochs]
     (out / "losses.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
@@ -200,4 +207,6 @@ def sys_argv_tail(args: argparse.Namespace) -> list[str]:
         value = getattr(args, name)
         if value is not None:
             words += [f"--{name.replace('_', '-')}", str(value)]
+    if not args.mirror:
+        words.append("--no-mirror")
     return words

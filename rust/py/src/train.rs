@@ -42,7 +42,7 @@ type EpochTuple = (u32, f64, f64, f32, f64);
 #[pyfunction]
 #[pyo3(signature = (
     paths, out_dir, *, epochs, batch_size, lr, final_lr_share, wdl, threads, seed, valid_permille,
-    skip_in_check, skip_noisy, max_score, max_positions=None, resume=false, progress=None
+    skip_in_check, skip_noisy, max_score, max_positions=None, resume=false, progress=None, mirror=true
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn train(
@@ -63,6 +63,7 @@ pub fn train(
     max_positions: Option<&Bound<'_, PyAny>>,
     resume: bool,
     progress: Option<Py<PyAny>>,
+    mirror: bool,
 ) -> PyResult<(Vec<EpochTuple>, bool, u64, usize, usize)> {
     let settings = TrainSettings {
         epochs: int_arg(epochs, "epochs", 1, u32::MAX as u64)? as u32,
@@ -72,6 +73,7 @@ pub fn train(
         wdl: wdl as f32,
         threads: int_arg(threads, "threads", 1, MAX_THREADS)? as usize,
         seed: int_arg(seed, "seed", 0, u64::MAX)?,
+        mirror,
     };
     let load_settings = LoadSettings {
         skip_in_check,

@@ -42,6 +42,8 @@ pub const DEFAULT_FINAL_LR_SHARE: f32 = 0.05;
 /// Default weight of the game result in the target (the rest is the search score): scores carry most
 /// of the signal of short self-play searches; results correct their bias.
 pub const DEFAULT_WDL: f32 = 0.3;
+/// Default for [`TrainSettings::mirror`].
+pub const DEFAULT_MIRROR: bool = true;
 /// Adam's decay rates and its denominator's guard.
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -64,8 +66,12 @@ pub struct TrainSettings {
     pub wdl: f32,
     /// Worker threads.
     pub threads: usize,
-    /// Seed of the initial weights and of each epoch's shuffle.
+    /// Seed of the initial weights, of each epoch's shuffle and of its mirror choices.
     pub seed: u64,
+    /// Show each position mirrored left to right (files a–h swapped) half of the time, chosen afresh
+    /// every epoch: the mirror image of a position is worth the same (castling rights aside, which the
+    /// inputs do not see), so this doubles what a small data set teaches.
+    pub mirror: bool,
 }
 
 impl Default for TrainSettings {
@@ -78,6 +84,7 @@ impl Default for TrainSettings {
             wdl: DEFAULT_WDL,
             threads: 1,
             seed: 0,
+            mirror: DEFAULT_MIRROR,
         }
     }
 }
@@ -109,7 +116,7 @@ impl TrainSettings {
     /// A digest of everything that decides the run's arithmetic (a resume with other settings is refused).
     pub fn digest(&self, train_positions: usize) -> u64 {
         let text = format!(
-            "{} {} {} {} {} {} {} {train_positions} {}",
+            "{} {} {} {} {} {} {} {train_positions} {}{}",
             self.epochs,
             self.batch_size,
             self.lr,
@@ -117,7 +124,9 @@ impl TrainSettings {
             self.wdl,
             self.threads,
             self.seed,
-            camelpy_core::nnue::HIDDEN
+            camelpy_core::nnue::HIDDEN,
+            // Runs without the mirror keep the digest they had before it existed.
+            if self.mirror { " mirror" } else { "" }
         );
         camelpy_core::fnv::fnv1a(text.as_bytes())
     }
@@ -186,6 +195,14 @@ fn shuffled(n: usize, seed: u64, epoch: u32) -> Vec<u32> {
         order.swap(i, j);
     }
     order
+}
+
+/// Whether the `k`-th position of `epoch`'s order is shown mirrored.
+fn mirrored(s: &TrainSettings, epoch: u32, k: usize) -> bool {
+    let key = s.seed
+        ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ (k as u64).wrapping_mul(0xd1b5_4a32_d192_ed03);
+    s.mirror && camelpy_core::data::SplitMix64::new(key).next_u64() & 1 == 1
 }
 
 /// Mean loss of `samples` under `p`, computed on `threads` threads.
@@ -257,7 +274,7 @@ pub fn train(
             }
             let lo = state.batch as usize * settings.batch_size;
             let idx = &order[lo..(lo + settings.batch_size).min(order.len())];
-            let loss = gradient(&state.params, &mut grads, &data.train, idx, settings.wdl);
+            let loss = gradient(&state.params, &mut grads, &data.train, idx, lo, settings, epoch);
             let lr = learning_rate(settings, state.step, total_steps);
             adam_step(&mut state, &grads, idx.len(), lr);
             state.batch += 1;
@@ -315,20 +332,35 @@ fn write_outputs(state: &checkpoint::State, out_dir: &Path, ckpt_path: &Path) ->
 /// The quantised network's file name in the output folder.
 pub const NET_FILE_NAME: &str = "net.nnue";
 
-/// Sums the batch's gradients into `grads[0]` (each thread fills its own buffer first) and returns the
-/// batch's summed loss.
-fn gradient(p: &[f32], grads: &mut [Vec<f32>], samples: &[Sample], idx: &[u32], wdl: f32) -> f64 {
+/// Sums the gradients of the batch `idx` (which starts at `first` in `epoch`'s order) into `grads[0]`
+/// (each thread fills its own buffer first) and returns the batch's summed loss.
+fn gradient(
+    p: &[f32],
+    grads: &mut [Vec<f32>],
+    samples: &[Sample],
+    idx: &[u32],
+    first: usize,
+    settings: &TrainSettings,
+    epoch: u32,
+) -> f64 {
     let chunk = idx.len().div_ceil(grads.len());
+    let wdl = settings.wdl;
     let losses: Vec<f64> = std::thread::scope(|scope| {
         let handles: Vec<_> = grads
             .iter_mut()
             .zip(idx.chunks(chunk))
-            .map(|(g, part)| {
+            .enumerate()
+            .map(|(t, (g, part))| {
                 scope.spawn(move || {
                     g.fill(0.0);
                     let mut s = Scratch::default();
+                    let start = first + t * chunk;
                     part.iter()
-                        .map(|&i| model::backward(p, g, &samples[i as usize], wdl, &mut s) as f64)
+                        .enumerate()
+                        .map(|(k, &i)| {
+                            let mirror = mirrored(settings, epoch, start + k);
+                            model::backward(p, g, &samples[i as usize], mirror, wdl, &mut s) as f64
+                        })
                         .sum::<f64>()
                 })
             })

@@ -114,15 +114,17 @@ fn set_features(s: &mut Scratch, stm: Color, pieces: impl Iterator<Item = (Piece
     }
 }
 
-/// The network's output for `sample`, leaving its features and pre-activations in `s`.
-fn forward_into(p: &[f32], sample: &Sample, s: &mut Scratch) -> f32 {
-    set_features(s, sample.side_to_move(), sample.pieces());
+/// The network's output for `sample` (its board mirrored left to right with `mirror`), leaving its
+/// features and pre-activations in `s`.
+fn forward_into(p: &[f32], sample: &Sample, mirror: bool, s: &mut Scratch) -> f32 {
+    let pieces = sample.pieces().map(|(piece, sq)| (piece, if mirror { sq.flip_file() } else { sq }));
+    set_features(s, sample.side_to_move(), pieces);
     output(p, s)
 }
 
 /// The float network's evaluation of `sample`, in centipawns for the side to move.
 pub fn evaluate_sample(p: &[f32], sample: &Sample) -> f32 {
-    forward_into(p, sample, &mut Scratch::default()) * SCALE as f32
+    forward_into(p, sample, false, &mut Scratch::default()) * SCALE as f32
 }
 
 /// The float network's evaluation of `pos`, in centipawns for the side to move.
@@ -142,13 +144,14 @@ pub fn target(sample: &Sample, wdl: f32) -> f32 {
 
 /// The squared error of `sample` against its target.
 pub fn loss(p: &[f32], sample: &Sample, wdl: f32, s: &mut Scratch) -> f32 {
-    let e = sigmoid(forward_into(p, sample, s)) - target(sample, wdl);
+    let e = sigmoid(forward_into(p, sample, false, s)) - target(sample, wdl);
     e * e
 }
 
-/// Adds the gradient of `sample`'s squared error to `g` and returns the error.
-pub fn backward(p: &[f32], g: &mut [f32], sample: &Sample, wdl: f32, s: &mut Scratch) -> f32 {
-    let y = forward_into(p, sample, s);
+/// Adds the gradient of `sample`'s squared error (its board mirrored left to right with `mirror`) to
+/// `g` and returns the error.
+pub fn backward(p: &[f32], g: &mut [f32], sample: &Sample, mirror: bool, wdl: f32, s: &mut Scratch) -> f32 {
+    let y = forward_into(p, sample, mirror, s);
     let q = sigmoid(y);
     let e = q - target(sample, wdl);
     let dy = 2.0 * e * q * (1.0 - q);

@@ -289,3 +289,51 @@ fn bad_settings_are_refused() {
     assert!(err.to_string().contains("no training positions"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fen` mirrored left to right (files a–h swapped), without castling rights or en passant.
+fn mirrored_fen(fen: &str) -> String {
+    let mut fields = fen.split(' ');
+    let board = fields.next().unwrap();
+    let side = fields.next().unwrap();
+    let ranks: Vec<String> = board.split('/').map(|r| r.chars().rev().collect()).collect();
+    format!("{} {side} - - 0 1", ranks.join("/"))
+}
+
+#[test]
+fn a_mirrored_sample_is_its_mirror_image_and_changes_the_run() {
+    let p = model::init(3);
+    for fen in [
+        "r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QKB1R b - - 0 12",
+        "8/5pk1/6p1/3R4/1r6/6P1/5PK1/8 w - - 0 40",
+    ] {
+        let sample = |fen: &str| {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let mv = pos.legal_moves()[0];
+            Sample::from_record(&Record::from_position(&pos, 35, mv, GameResult::Draw, false).unwrap(), 3000)
+        };
+        let (original, mirror) = (sample(fen), sample(&mirrored_fen(fen)));
+        let mut s = model::Scratch::default();
+        let (mut g1, mut g2) = (vec![0.0f32; model::PARAMS], vec![0.0f32; model::PARAMS]);
+        let e1 = model::backward(&p, &mut g1, &original, true, 0.3, &mut s);
+        let e2 = model::backward(&p, &mut g2, &mirror, false, 0.3, &mut s);
+        // Equal up to the order of the float sums (the pieces are visited in another square order).
+        assert!((e1 - e2).abs() < 1e-6, "{fen}: {e1} against {e2}");
+        let worst = g1.iter().zip(&g2).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        let largest = g1.iter().map(|a| a.abs()).fold(0.0f32, f32::max);
+        assert!(largest > 0.0 && worst < 1e-5 * largest, "{fen}: gradients differ by {worst} of {largest}");
+        let e3 = model::backward(&p, &mut g2, &original, false, 0.3, &mut s);
+        assert_ne!(e1, e3, "{fen}: the mirror changed nothing");
+    }
+    // The mirror is a setting of the run: another net, and a checkpoint one setting cannot resume.
+    let data = dataset(40, 4);
+    let plain = TrainSettings { mirror: false, ..settings(1) };
+    assert_ne!(plain.digest(data.train.len()), settings(1).digest(data.train.len()));
+    let (a, b) = (temp_dir("mirror-on"), temp_dir("mirror-off"));
+    let stop = AtomicBool::new(false);
+    let on = train(&data, &settings(1), &a, false, &mut |_| {}, &stop).unwrap();
+    let off = train(&data, &plain, &b, false, &mut |_| {}, &stop).unwrap();
+    assert_ne!(on.net_hash, off.net_hash);
+    assert!(train(&data, &plain, &a, true, &mut |_| {}, &stop).is_err());
+    std::fs::remove_dir_all(&a).unwrap();
+    std::fs::remove_dir_all(&b).unwrap();
+}

@@ -61,6 +61,12 @@ impl Square {
         Square::ALL[self as usize ^ 56]
     }
 
+    /// The square mirrored left to right (A1 <-> H1).
+    #[inline(always)]
+    pub const fn flip_file(self) -> Square {
+        Square::ALL[self as usize ^ 7]
+    }
+
     /// This square seen from `color`'s side (unchanged for White, mirrored for Black).
     #[inline(always)]
     pub const fn relative_to(self, color: Color) -> Square {
