@@ -4,6 +4,7 @@ analyse_many, the UCI option EvalFile), and every bad file refused with the eval
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import camelpy
@@ -175,3 +176,36 @@ def test_datagen_plays_with_a_network(trained: camelpy.nnue.TrainResult, tmp_pat
     args = ["datagen", "--out", str(out), "--games", "1", "--nodes", "300", "--quiet"]
     assert main([*args, "--eval-file", trained.net_path]) == 0
     assert main([*args, "--eval-file", str(tmp_path / "missing.nnue")]) == 2
+
+
+def test_evaluation_loss_measures_a_network_and_the_classical_evaluation(
+    trained: camelpy.nnue.TrainResult, tmp_path: Path
+) -> None:
+    data = tmp_path / "unseen.bin"
+    camelpy.data.generate(data, games=3, nodes=400, seed=77, workers=1)
+    # From record 30 on, filtered as the trainer filters.
+    samples = list(camelpy.data.read(data, skip_in_check=True, skip_noisy=True, start=30))[:40]
+    for eval_file in (None, trained.net_path):
+        engine = camelpy.Engine(eval_file=eval_file)
+        by_hand = 0.0
+        for s in samples:
+            result = s.result if s.board.turn else 1 - s.result
+            target = 0.3 * result + 0.7 / (1 + math.exp(-max(-3000, min(3000, s.score)) / 400))
+            by_hand += (1 / (1 + math.exp(-engine.evaluate(s.board) / 300)) - target) ** 2
+        measured = camelpy.nnue.evaluation_loss(data, eval_file=eval_file, start=30, count=40, scale=300)
+        assert measured == pytest.approx(by_hand / 40, rel=1e-9)
+    assert camelpy.nnue.evaluation_loss(data, count=40) != camelpy.nnue.evaluation_loss(
+        data, eval_file=trained.net_path, count=40
+    )
+    for kwargs, error, why in [
+        ({"count": 0}, ValueError, "count"),
+        ({"wdl": 1.5}, ValueError, "wdl"),
+        ({"scale": 0}, ValueError, "scale"),
+        ({"start": 10**9}, ValueError, "no positions to measure"),
+        ({"eval_file": tmp_path / "missing.nnue"}, FileNotFoundError, "missing.nnue"),
+        ({"eval_file": data}, NetworkFileError, "unseen.bin"),
+    ]:
+        with pytest.raises(error, match=why):
+            camelpy.nnue.evaluation_loss(data, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(camelpy.errors.DataFileError):
+        camelpy.nnue.evaluation_loss(trained.net_path)

@@ -401,6 +401,7 @@ class DataWriter:
     def write(self, data: bytes) -> int: ...
 
 NET_HIDDEN: int
+NET_SCALE: int
 
 def train(
     paths: list[str],

@@ -80,6 +80,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<data::DataWriter>()?;
     m.add_function(wrap_pyfunction!(train::train, m)?)?;
     m.add("NET_HIDDEN", camelpy_core::nnue::HIDDEN)?;
+    m.add("NET_SCALE", camelpy_core::nnue::SCALE)?;
     m.add_function(wrap_pyfunction!(data::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(data::data_info, m)?)?;
     m.add_function(wrap_pyfunction!(data::export_text, m)?)?;
