@@ -111,6 +111,10 @@ def test_the_uci_option_evalfile(trained: camelpy.nnue.TrainResult, tmp_path: Pa
     assert any(line.startswith("bestmove ") for line in lines)
     uci.handle("setoption name EvalFile value <empty>")
     assert uci._engine.eval_file is None
+    # The built-in network, by its name (no file of that name here).
+    uci.handle(f"setoption name EvalFile value {camelpy.nnue.EMBEDDED}")
+    assert uci._engine.eval_file == camelpy.nnue.EMBEDDED
+    assert uci._engine.eval_hash not in (None, trained.net_hash)
 
 
 def test_train_arguments_are_checked(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:

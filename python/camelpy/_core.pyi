@@ -402,6 +402,7 @@ class DataWriter:
 
 NET_HIDDEN: int
 NET_SCALE: int
+NET_EMBEDDED: str
 
 def train(
     paths: list[str],

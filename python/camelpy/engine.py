@@ -88,8 +88,9 @@ class Engine:
 
     @property
     def eval_file(self) -> str | None:
-        """The network file the engine evaluates with, or ``None`` for the classical evaluation.
-        Setting it loads the file (a file that cannot be used raises and changes nothing) and clears the
+        """The network file the engine evaluates with, or ``None`` for the classical evaluation
+        (:data:`camelpy.nnue.EMBEDDED` names the network built into camelpy). Setting it loads the
+        file (a file that cannot be used raises and changes nothing) and clears the
         hash table, whose entries hold the old evaluation's values; ``None`` goes back to the classical
         evaluation."""
         return self._native.eval_file

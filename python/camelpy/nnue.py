@@ -16,6 +16,11 @@ that ``camelpy datagen`` writes. :func:`train` writes ``net.nnue`` into its outp
 >>> engine = camelpy.Engine(eval_file=result.net_path)
 >>> engine.search(camelpy.STARTING_FEN, depth=3).best_move is not None
 True
+
+The network built into camelpy (:data:`EMBEDDED`), by its name:
+
+>>> camelpy.Engine(eval_file=camelpy.nnue.EMBEDDED).eval_file
+'camelpy-1.nnue'
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ __all__ = [
     "DEFAULT_MIRROR",
     "DEFAULT_VALID_SHARE",
     "DEFAULT_WDL",
+    "EMBEDDED",
     "HIDDEN",
     "SCALE",
     "NET_FILE_NAME",
@@ -53,6 +59,10 @@ __all__ = [
 
 HIDDEN: int = _core.NET_HIDDEN
 """Hidden neurons per side in this build's network."""
+EMBEDDED: str = _core.NET_EMBEDDED
+"""The name of the network built into camelpy: ``Engine(eval_file=camelpy.nnue.EMBEDDED)`` (or the UCI
+option ``EvalFile`` with this name) evaluates with it, unless a file of that name is in the working
+folder. Its provenance: ``rust/core/nets/camelpy-1.md``. The classical evaluation stays the default."""
 SCALE: int = _core.NET_SCALE
 """Centipawns per unit of the network's output: the trainer fits ``sigmoid(value / SCALE)``."""
 

@@ -334,7 +334,8 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
                 n = len(tables.endings())
                 self.info(f"TablebasePath: {n} table{'' if n == 1 else 's'} loaded from {quote(value)}")
         elif name == "EvalFile":
-            # Empty: the classical evaluation. A file that cannot be used raises; the evaluation stays.
+            # Empty: the classical evaluation; the built-in network's name selects it when no file of
+            # that name is here. A file that cannot be used raises; the evaluation stays.
             assert isinstance(value, str)
             self._engine.set_eval_file(value or None)
         elif name in ("BookFile", "BookSeed", "OwnBook"):

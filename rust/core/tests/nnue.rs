@@ -147,3 +147,24 @@ fn searches_with_a_network_check_every_incremental_evaluation() {
     classical.set_network(None);
     assert!(classical.network().is_none());
 }
+
+#[test]
+fn the_embedded_network_is_the_one_its_provenance_describes() {
+    use camelpy_core::nnue::EMBEDDED_NAME;
+    let net = Network::embedded().expect("the built-in network loads");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let file = Network::load(&dir.join(EMBEDDED_NAME)).unwrap();
+    assert_eq!(net, file);
+    let provenance = std::fs::read_to_string(dir.join("camelpy-1.md")).unwrap();
+    let checksum = format!("{:#018x}", net.hash());
+    assert!(provenance.contains(&checksum), "camelpy-1.md does not name checksum {checksum}");
+    // By its name, when no file of that name is in the working folder; a path is still a path.
+    assert_eq!(Network::open(EMBEDDED_NAME).unwrap(), net);
+    let elsewhere = format!("{}/no-such-folder/{EMBEDDED_NAME}", env!("CARGO_MANIFEST_DIR"));
+    assert!(Network::open(&elsewhere).is_err());
+    // It evaluates: a queen up is worth far more than nothing.
+    let start = Position::startpos();
+    let queen_up =
+        Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
+    assert!(net.evaluate(&queen_up) > net.evaluate(&start) + 500);
+}

@@ -81,6 +81,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(train::train, m)?)?;
     m.add("NET_HIDDEN", camelpy_core::nnue::HIDDEN)?;
     m.add("NET_SCALE", camelpy_core::nnue::SCALE)?;
+    m.add("NET_EMBEDDED", camelpy_core::nnue::EMBEDDED_NAME)?;
     m.add_function(wrap_pyfunction!(data::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(data::data_info, m)?)?;
     m.add_function(wrap_pyfunction!(data::export_text, m)?)?;

@@ -58,9 +58,9 @@ impl Core {
     }
 }
 
-/// Reads the network file `path` with the GIL released.
+/// Reads the network file `path` (or the built-in network by its name) with the GIL released.
 pub fn load_network(py: Python<'_>, path: &str) -> PyResult<Arc<Network>> {
-    py.detach(|| Network::load(std::path::Path::new(path))).map(Arc::new).map_err(net_error)
+    py.detach(|| Network::open(path)).map(Arc::new).map_err(net_error)
 }
 
 /// The native engine: a transposition table and search state reused across searches.

@@ -150,7 +150,37 @@ impl Network {
         let bytes = std::fs::read(path).map_err(|error| NetError::Io { path: name.clone(), error })?;
         Network::from_bytes(&bytes).map_err(|e| e.with_path(&name))
     }
+
+    /// The network built into camelpy ([`EMBEDDED_NAME`]).
+    ///
+    /// ```
+    /// use camelpy_core::nnue::{Network, EMBEDDED_NAME};
+    /// let net = Network::embedded().unwrap();
+    /// assert_eq!(Network::open(EMBEDDED_NAME).unwrap(), net); // no file of that name here
+    /// ```
+    pub fn embedded() -> Result<Network, NetError> {
+        Network::from_bytes(EMBEDDED_BYTES).map_err(|e| e.with_path(EMBEDDED_NAME))
+    }
+
+    /// The network an `EvalFile` setting names: the file at `name`, or, when no file is there and the
+    /// name is [`EMBEDDED_NAME`], the network built into camelpy (as Stockfish resolves its
+    /// `EvalFile`).
+    pub fn open(name: &str) -> Result<Network, NetError> {
+        let path = Path::new(name);
+        if name == EMBEDDED_NAME && !path.exists() {
+            return Network::embedded();
+        }
+        Network::load(path)
+    }
 }
+
+/// The name of the network built into camelpy: `EvalFile` (and `Engine(eval_file=…)`) with this name
+/// selects it unless a file of that name is in the working folder. Its provenance (the commands that
+/// make it again) is `rust/core/nets/camelpy-1.md`.
+pub const EMBEDDED_NAME: &str = "camelpy-1.nnue";
+
+/// The built-in network's file, in the build (394 KB).
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/camelpy-1.nnue");
 
 #[cfg(test)]
 mod tests {

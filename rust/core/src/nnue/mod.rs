@@ -41,7 +41,7 @@
 pub mod file;
 pub mod simd;
 
-pub use file::{NetError, NET_HEADER_SIZE, NET_MAGIC, NET_VERSION};
+pub use file::{NetError, EMBEDDED_NAME, NET_HEADER_SIZE, NET_MAGIC, NET_VERSION};
 
 use crate::{
     board::castling_destinations,
