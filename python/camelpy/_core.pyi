@@ -424,6 +424,16 @@ def train(
     progress: Callable[[str, tuple[Any, ...]], object] | None = None,
     mirror: bool = True,
 ) -> tuple[list[tuple[int, float, float, float, float]], bool, int, int, int]: ...
+def evaluation_loss(
+    path: str | os.PathLike[str],
+    eval_file: str | None = None,
+    *,
+    start: int,
+    count: int,
+    wdl: float,
+    scale: float,
+    max_score: int,
+) -> tuple[float, int]: ...
 def read_records(
     path: str | os.PathLike[str],
     start: int,

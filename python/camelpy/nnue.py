@@ -33,9 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from camelpy import _core
-from camelpy import data as camel_data
 from camelpy._args import int_arg, opt_int_arg, real_arg
-from camelpy.engine import Engine
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -240,23 +238,16 @@ def evaluation_loss(
     int_arg(max_score, "max_score", 1)
     wdl = real_arg(wdl, "wdl", minimum=0.0, maximum=1.0)
     scale = real_arg(scale, "scale", above=0.0)
-    engine = Engine(hash_mb=1, eval_file=None if eval_file is None else os.fspath(eval_file))
-    total, n = 0.0, 0
-    for sample in camel_data.read(data, skip_in_check=True, skip_noisy=True, start=start):
-        if n == count:
-            break
-        score = max(-max_score, min(max_score, sample.score))
-        result = sample.result if sample.board.turn else 1.0 - sample.result
-        target = wdl * result + (1.0 - wdl) * _sigmoid(score / SCALE)
-        total += (_sigmoid(engine.evaluate(sample.board) / scale) - target) ** 2
-        n += 1
-    if n == 0:
-        raise ValueError(f"no positions to measure in {os.fspath(data)!r} from record {start}")
-    return total / n
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+    loss, _ = _core.evaluation_loss(
+        os.fspath(data),
+        None if eval_file is None else os.fspath(eval_file),
+        start=start,
+        count=count,
+        wdl=wdl,
+        scale=scale,
+        max_score=max_score,
+    )
+    return loss
 
 
 def plot_losses(result: TrainResult, path: str | os.PathLike[str]) -> None:

@@ -79,6 +79,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(data::datagen_games, m)?)?;
     m.add_class::<data::DataWriter>()?;
     m.add_function(wrap_pyfunction!(train::train, m)?)?;
+    m.add_function(wrap_pyfunction!(train::evaluation_loss, m)?)?;
     m.add("NET_HIDDEN", camelpy_core::nnue::HIDDEN)?;
     m.add("NET_SCALE", camelpy_core::nnue::SCALE)?;
     m.add("NET_EMBEDDED", camelpy_core::nnue::EMBEDDED_NAME)?;

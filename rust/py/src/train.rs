@@ -6,7 +6,10 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
-use camelpy_train::{load, train as run_train, Event, LoadSettings, TrainError, TrainSettings};
+use camelpy_train::{
+    evaluation_loss as measure, load, train as run_train, Event, LoadSettings, MeasureSettings, TrainError,
+    TrainSettings,
+};
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
     prelude::*,
@@ -16,6 +19,7 @@ use crate::{
     args::{int_arg, opt_int_arg, MAX_THREADS},
     errors::{data_error, net_error},
     interrupt,
+    search::load_network,
 };
 
 /// A trainer error as the Python exception of its kind: data files as `camelpy.datagen` reports
@@ -132,4 +136,43 @@ pub fn train(
             Ok((epochs, summary.stopped, summary.net_hash, train, valid))
         }
     }
+}
+
+/// The mean squared error of the network in the file *eval_file* as the engine runs it (or of the
+/// classical evaluation, ``None``) against the trainer's targets on the positions of the data file
+/// *path* from record *start* on, filtered as the trainer filters (see
+/// ``camelpy.nnue.evaluation_loss``, which checks the arguments and wraps this). Returns ``(loss,
+/// positions)``. Ctrl-C stops it and raises ``KeyboardInterrupt``.
+#[pyfunction]
+#[pyo3(signature = (path, eval_file=None, *, start, count, wdl, scale, max_score))]
+#[allow(clippy::too_many_arguments)]
+pub fn evaluation_loss(
+    py: Python<'_>,
+    path: PathBuf,
+    eval_file: Option<String>,
+    start: &Bound<'_, PyAny>,
+    count: &Bound<'_, PyAny>,
+    wdl: f64,
+    scale: f64,
+    max_score: &Bound<'_, PyAny>,
+) -> PyResult<(f64, u64)> {
+    let settings = MeasureSettings {
+        start: int_arg(start, "start", 0, u64::MAX)?,
+        count: int_arg(count, "count", 1, u64::MAX)?,
+        wdl: wdl as f32,
+        scale,
+        max_score: int_arg(max_score, "max_score", 1, camelpy_core::data::format::SCORE_CP_MAX as u64)?
+            as i16,
+        ..MeasureSettings::default()
+    };
+    let net = eval_file.map(|f| load_network(py, &f)).transpose()?;
+    let stop = AtomicBool::new(false);
+    let m = interrupt::run(
+        py,
+        &stop,
+        |_: &interrupt::Outbox<()>| measure(&path, net.as_deref(), &settings, &stop),
+        |_, ()| Ok(()),
+    )?
+    .map_err(train_error)?;
+    Ok((m.loss, m.positions))
 }

@@ -18,6 +18,7 @@
 
 pub mod checkpoint;
 mod error;
+pub mod measure;
 pub mod model;
 pub mod samples;
 
@@ -28,6 +29,7 @@ use std::{
 };
 
 pub use error::TrainError;
+pub use measure::{evaluation_loss, MeasureSettings, Measurement};
 use model::{Scratch, PARAMS};
 pub use samples::{load, Dataset, LoadSettings, Sample};
 

@@ -148,6 +148,21 @@ fn push(v: &mut Vec<Sample>, s: Sample) -> Result<(), AllocError> {
     Ok(())
 }
 
+/// Refuses a score clamp outside 1 to [`SCORE_CP_MAX`] centipawns.
+pub(crate) fn check_max_score(max_score: i16) -> Result<(), TrainError> {
+    if !(1..=SCORE_CP_MAX).contains(&max_score) {
+        return Err(TrainError::Settings(format!(
+            "the score clamp must be 1 to {SCORE_CP_MAX} centipawns, not {max_score}"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether the trainer's filters keep `record`: not in check, not before a capture or promotion.
+pub(crate) fn kept(record: &Record, skip_in_check: bool, skip_noisy: bool) -> bool {
+    !(skip_in_check && record.in_check || skip_noisy && record.noisy)
+}
+
 /// Reads `paths` in order. `stop` (Ctrl-C) ends reading early, keeping what was read.
 pub fn load(paths: &[PathBuf], settings: &LoadSettings, stop: &AtomicBool) -> Result<Dataset, TrainError> {
     if settings.valid_permille >= 1000 {
@@ -156,12 +171,7 @@ pub fn load(paths: &[PathBuf], settings: &LoadSettings, stop: &AtomicBool) -> Re
             settings.valid_permille
         )));
     }
-    if !(1..=SCORE_CP_MAX).contains(&settings.max_score) {
-        return Err(TrainError::Settings(format!(
-            "the score clamp must be 1 to {SCORE_CP_MAX} centipawns, not {}",
-            settings.max_score
-        )));
-    }
+    check_max_score(settings.max_score)?;
     let mut data = Dataset::default();
     let valid_game =
         |game: u64| SplitMix64::new(settings.seed ^ game.wrapping_mul(0x9e37_79b9)).next_u64() % 1000;
@@ -176,7 +186,7 @@ pub fn load(paths: &[PathBuf], settings: &LoadSettings, stop: &AtomicBool) -> Re
             if record.last_of_game {
                 data.games += 1;
             }
-            if (settings.skip_in_check && record.in_check) || (settings.skip_noisy && record.noisy) {
+            if !kept(&record, settings.skip_in_check, settings.skip_noisy) {
                 continue;
             }
             let sample = Sample::from_record(&record, settings.max_score);

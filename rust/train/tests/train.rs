@@ -13,7 +13,10 @@ use camelpy_core::{
     types::{Color, PieceType},
     Position,
 };
-use camelpy_train::{load, model, train, Dataset, Event, LoadSettings, Sample, TrainSettings, NET_FILE_NAME};
+use camelpy_train::{
+    evaluation_loss, load, model, train, Dataset, Event, LoadSettings, MeasureSettings, Sample,
+    TrainSettings, NET_FILE_NAME,
+};
 
 /// Material from the side to move's view, in centipawns: the synthetic score.
 fn material(pos: &Position) -> i16 {
@@ -266,6 +269,56 @@ fn data_files_are_loaded_filtered_and_split_by_game() {
             .unwrap_err()
             .to_string();
     assert!(err.contains("validation share"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_evaluation_loss_is_the_mean_squared_error_against_the_training_targets() {
+    let dir = temp_dir("measure");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("synthetic.bin");
+    let games = synthetic_records(10, 5);
+    {
+        let mut w = RecordWriter::open(&path, Header { seed: 5, settings_digest: 0 }).unwrap();
+        for g in &games {
+            w.write_game(g).unwrap();
+        }
+    }
+    let all: Vec<&Record> = games.iter().flatten().collect();
+    let stop = AtomicBool::new(false);
+    let settings = MeasureSettings { start: 20, count: 150, scale: 250.0, ..Default::default() };
+    let kept: Vec<&&Record> = all[20..].iter().filter(|r| !r.in_check && !r.noisy).take(150).collect();
+    let net = Network::embedded().unwrap();
+    for evaluator in [None, Some(&net)] {
+        let by_hand = kept
+            .iter()
+            .map(|r| {
+                let pos = r.position().unwrap();
+                let v = match evaluator {
+                    Some(net) => net.evaluate(&pos),
+                    None => camelpy_core::eval::evaluate(&pos, &camelpy_core::eval::EvalParams::DEFAULT),
+                };
+                let t = model::target(&Sample::from_record(r, 3000), 0.3) as f64;
+                (1.0 / (1.0 + (-v as f64 / 250.0).exp()) - t).powi(2)
+            })
+            .sum::<f64>()
+            / kept.len() as f64;
+        let m = evaluation_loss(&path, evaluator, &settings, &stop).unwrap();
+        assert_eq!(m.positions, kept.len() as u64);
+        assert!((m.loss - by_hand).abs() < 1e-12 * by_hand, "{} vs {by_hand}", m.loss);
+    }
+    for (bad, msg) in [
+        (MeasureSettings { count: 0, ..Default::default() }, "count"),
+        (MeasureSettings { wdl: -0.1, ..Default::default() }, "wdl"),
+        (MeasureSettings { scale: f64::NAN, ..Default::default() }, "scale"),
+        (MeasureSettings { max_score: 0, ..Default::default() }, "score clamp"),
+        (MeasureSettings { start: all.len() as u64, ..Default::default() }, "no positions to measure"),
+    ] {
+        let err = evaluation_loss(&path, None, &bad, &stop).unwrap_err().to_string();
+        assert!(err.contains(msg), "{err}");
+    }
+    let err = evaluation_loss(&dir.join("missing.bin"), None, &settings, &stop).unwrap_err().to_string();
+    assert!(err.contains("missing.bin"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
