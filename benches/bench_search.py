@@ -10,9 +10,9 @@ Timed (``--benchmark-enable``): 44 positions × 500 ms per engine. Untimed (plai
 4 positions × 30 ms, camelpy and Stockfish only.
 ``python -m benches.bench_search [ms] [engine ...]`` prints the table with ratios against camelpy;
 engines are names on ``PATH`` or under ``/usr/games`` (default: camelpy stockfish ethereal-chess
-toga2 glaurung, those present), and ``camelpy-nnue=NET`` is camelpy evaluating with the network file NET
-(``EvalFile``). The benchmark's ``camelpy-nnue`` case trains a throw-away network on a few self-play
-games first: nodes per second do not depend on what the weights are.
+toga2 glaurung, those present); ``camelpy`` evaluates with its built-in network (the default),
+``camelpy-classical`` with the classical evaluation (``Use NNUE`` false), and ``camelpy-nnue=NET`` with
+the network file NET (``EvalFile``).
 """
 
 from __future__ import annotations
@@ -43,16 +43,30 @@ def find_engine(name: str) -> str | None:
     return path
 
 
-def engine_nps(path: str, positions: int, ms: int, eval_file: str | None = None) -> tuple[int, int]:
+def camelpy_options(name: str) -> dict[str, Any]:
+    """The UCI options that make camelpy the engine *name* of the table: ``camelpy-classical``, or
+    ``camelpy-nnue=NET``; none for ``camelpy`` and other engines."""
+    if name == "camelpy-classical":
+        return {"Use NNUE": False}
+    if name.startswith("camelpy-nnue="):
+        return {"EvalFile": name.partition("=")[2]}
+    return {}
+
+
+def engine_path(name: str) -> str | None:
+    """The binary of the table's engine *name* (camelpy's variants are camelpy with options)."""
+    return find_engine("camelpy" if name.startswith("camelpy") else name)
+
+
+def engine_nps(path: str, positions: int, ms: int, extra: dict[str, Any] | None = None) -> tuple[int, int]:
     """Total nodes and milliseconds the engine at *path* reports over *positions* bench positions
-    searched *ms* each (one thread, 16 MB; with *eval_file*, camelpy's ``EvalFile`` option)."""
+    searched *ms* each (one thread, 16 MB, and the UCI options *extra*, which it must have)."""
     nodes = millis = 0
     with chess.engine.SimpleEngine.popen_uci(path) as engine:
         options: dict[str, Any] = {"Threads": 1, "Hash": 16}
-        if eval_file is not None:
-            options["EvalFile"] = eval_file
-            assert "EvalFile" in engine.options, path
-        engine.configure({k: v for k, v in options.items() if k in engine.options})
+        for name in extra or {}:
+            assert name in engine.options, (path, name)
+        engine.configure({k: v for k, v in options.items() if k in engine.options} | (extra or {}))
         for fen in _core.BENCH_FENS[:positions]:
             board = chess.Board(fen)
             info = engine.analyse(board, chess.engine.Limit(time=ms / 1000), game=object())
@@ -62,28 +76,15 @@ def engine_nps(path: str, positions: int, ms: int, eval_file: str | None = None)
     return nodes, millis
 
 
-@pytest.fixture(scope="module")
-def throwaway_net(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A network trained for one epoch on three self-play games: weights that mean little, the same
-    inference cost as any network of this shape."""
-    import camelpy.data
-    import camelpy.nnue
-
-    folder = tmp_path_factory.mktemp("net")
-    camelpy.data.generate(folder / "games.bin", games=3, nodes=300, seed=1, workers=1)
-    return camelpy.nnue.train([folder / "games.bin"], folder, epochs=1, batch_size=64, threads=1).net_path
-
-
-@pytest.mark.parametrize("name", ["camelpy", "camelpy-nnue", "stockfish"])
+@pytest.mark.parametrize("name", ["camelpy", "camelpy-classical", "stockfish"])
 @pytest.mark.benchmark(group="search-nps")
-def bench_search_nps(benchmark: Any, name: str, request: pytest.FixtureRequest) -> None:
-    path = find_engine(name.removesuffix("-nnue"))
+def bench_search_nps(benchmark: Any, name: str) -> None:
+    path = engine_path(name)
     assert path is not None, f"no {name} binary: apt-get install stockfish (the README's test command does)"
-    eval_file = request.getfixturevalue("throwaway_net") if name == "camelpy-nnue" else None
     positions = POSITIONS[1] if benchmark.disabled else POSITIONS[0]
     ms = SEARCH_MS[1] if benchmark.disabled else SEARCH_MS[0]
     nodes, millis = benchmark.pedantic(
-        engine_nps, args=(path, positions, ms, eval_file), rounds=1, iterations=1
+        engine_nps, args=(path, positions, ms, camelpy_options(name)), rounds=1, iterations=1
     )
     assert nodes > 0 and millis > 0
     benchmark.extra_info.update(engine=name, nodes=nodes, nps=round(nodes * 1000 / millis))
@@ -95,12 +96,11 @@ def main(args: list[str]) -> None:
     names = args or list(ENGINES)
     rates: dict[str, float] = {}
     for name in names:
-        name, _, eval_file = name.partition("=")
-        path = find_engine(name.removesuffix("-nnue"))
+        path = engine_path(name)
         if path is None:
             print(f"{name:16} not found")
             continue
-        nodes, millis = engine_nps(path, POSITIONS[0], ms, eval_file or None)
+        nodes, millis = engine_nps(path, POSITIONS[0], ms, camelpy_options(name))
         rates[name] = nodes * 1000 / millis
         print(
             f"{name:16} {nodes:>12,} nodes in {millis / 1000:6.2f} s = {rates[name]:>11,.0f} nodes/s",

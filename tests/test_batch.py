@@ -61,12 +61,12 @@ def test_node_limited_batches_do_not_depend_on_the_threads() -> None:
 
 
 def test_engine_method_uses_the_engines_weights() -> None:
-    engine = camelpy.Engine()
+    engine = camelpy.Engine(eval="classical")  # the weights are the classical evaluation's
     fen = OPENINGS[3]
     default = engine.analyse_many([fen], chess.engine.Limit(depth=5))[0]
     engine._native.set_param("pawn_value_mg", 400)
     changed = engine.analyse_many([fen], chess.engine.Limit(depth=5))[0]
-    expected = camelpy.Engine(hash_mb=BATCH_HASH_MB)
+    expected = camelpy.Engine(hash_mb=BATCH_HASH_MB, eval="classical")
     expected._native.set_param("pawn_value_mg", 400)
     assert _key(changed) == _key(expected.search(fen, depth=5))  # type: ignore[arg-type]
     assert _key(changed) != _key(default)  # type: ignore[arg-type]

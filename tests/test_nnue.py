@@ -40,7 +40,7 @@ def test_training_writes_a_network_that_lowers_its_loss(trained: camelpy.nnue.Tr
 
 
 def test_the_engine_evaluates_and_searches_with_the_network(trained: camelpy.nnue.TrainResult) -> None:
-    classical = camelpy.Engine()
+    classical = camelpy.Engine(eval="classical")
     net = camelpy.Engine(eval_file=trained.net_path)
     assert net.eval_file == trained.net_path and classical.eval_file is None
     assert f"eval_file={trained.net_path!r}" in repr(net)
@@ -95,7 +95,8 @@ def test_the_uci_option_evalfile(trained: camelpy.nnue.TrainResult, tmp_path: Pa
     lines: list[str] = []
     uci = UciEngine(lines.append)
     uci.handle("uci")
-    assert "option name EvalFile type string default <empty>" in lines
+    assert f"option name EvalFile type string default {camelpy.nnue.EMBEDDED}" in lines
+    assert uci._engine.eval_file == camelpy.nnue.EMBEDDED  # the default: the built-in network
     uci.handle(f"setoption name EvalFile value {trained.net_path}")
     assert uci._engine.eval_file == trained.net_path
     assert not [line for line in lines if line.startswith("info string")]
@@ -109,9 +110,22 @@ def test_the_uci_option_evalfile(trained: camelpy.nnue.TrainResult, tmp_path: Pa
     uci.handle("isready")
     uci.wait()
     assert any(line.startswith("bestmove ") for line in lines)
-    uci.handle("setoption name EvalFile value <empty>")
+    # Use NNUE off: the classical evaluation; EvalFile is then only noted (a bad one too, refused when
+    # Use NNUE comes back on, which then stays off); on again: the network of EvalFile.
+    uci.handle("setoption name Use NNUE value false")
     assert uci._engine.eval_file is None
-    # The built-in network, by its name (no file of that name here).
+    uci.handle(f"setoption name EvalFile value {tmp_path / 'missing.nnue'}")
+    assert uci._engine.eval_file is None
+    uci.handle("setoption name Use NNUE value true")
+    assert lines[-1].startswith("info string option 'Use NNUE' not changed"), lines[-1]
+    assert uci._engine.eval_file is None and uci._options["Use NNUE"] is False
+    uci.handle(f"setoption name EvalFile value {trained.net_path}")
+    uci.handle("setoption name Use NNUE value true")
+    assert uci._engine.eval_file == trained.net_path
+    # <empty>, like the built-in network's name (no file of that name here), selects the built-in one.
+    uci.handle("setoption name EvalFile value <empty>")
+    assert uci._engine.eval_file == camelpy.nnue.EMBEDDED
+    uci.handle(f"setoption name EvalFile value {trained.net_path}")
     uci.handle(f"setoption name EvalFile value {camelpy.nnue.EMBEDDED}")
     assert uci._engine.eval_file == camelpy.nnue.EMBEDDED
     assert uci._engine.eval_hash not in (None, trained.net_hash)

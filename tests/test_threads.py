@@ -30,8 +30,8 @@ def test_threaded_search_reaches_the_depth_with_a_legal_line(threads: int) -> No
     for move in result.pv:
         assert move in board.legal_moves
         board.push(move)
-    mate = engine.search("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", depth=6)
-    assert (mate.best_move, mate.score.white()) == (chess.Move.from_uci("a1a6"), chess.engine.Mate(2))
+    mate = engine.search("r1b2k1r/ppppq3/5N1p/4P2Q/4PP2/1B6/PP5P/n2K2R1 w - - 1 1", depth=6)
+    assert (mate.best_move, mate.score.white()) == (chess.Move.from_uci("h5h6"), chess.engine.Mate(2))
 
 
 def test_info_callback_runs_on_the_calling_thread_only() -> None:

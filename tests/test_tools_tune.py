@@ -93,7 +93,7 @@ def test_default_params_are_a_new_engines_table() -> None:
 def test_the_linear_model_matches_the_engine() -> None:
     fens = _fens(60)
     data = tune.linearize(fens, [0.5] * len(fens), [None] * len(fens), threads=2)
-    engine = camelpy.Engine(hash_mb=1)
+    engine = camelpy.Engine(hash_mb=1, eval="classical")
     for fen, value in zip(fens, data.values):
         white = engine.evaluate(fen) * (1 if chess.Board(fen).turn else -1)
         assert int(value) == white  # the evaluation is the exact value truncated
@@ -162,7 +162,7 @@ def test_the_command_writes_weights_the_engine_loads(tmp_path: Path) -> None:
     args = [str(data), "--out", str(out), "--epochs", "3", "--batch-size", "64", "--rounds", "2"]
     assert cli.main(["tune", *args, "--threads", "2", "--write-source", str(source)]) == 0
     weights = json.loads((out / "weights.json").read_text(encoding="utf-8"))
-    engine = camelpy.Engine(hash_mb=1)
+    engine = camelpy.Engine(hash_mb=1, eval="classical")
     assert set(weights) == set(engine.params())
     engine.set_params(weights)
     assert engine.params() == weights
@@ -210,7 +210,7 @@ def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_set_params_is_all_or_nothing() -> None:
-    engine = camelpy.Engine(hash_mb=1)
+    engine = camelpy.Engine(hash_mb=1, eval="classical")
     before = engine.params()
     with pytest.raises(ValueError):
         engine.set_params({"tempo_mg": 30, "knight_value_mg": 10**6})
@@ -226,6 +226,7 @@ def test_the_uci_option_paramsfile_loads_a_weights_file(tmp_path: Path) -> None:
     uci = UciEngine(lines.append)
     native = uci._engine
     defaults = dict((n, v) for n, v, _, _ in native.params())
+    uci.handle("setoption name Use NNUE value false")  # the weights are the classical evaluation's
     uci.handle("setoption name pawn_value_mg value 100")
     uci.handle(f"setoption name ParamsFile value {weights}")
     now = dict((n, v) for n, v, _, _ in native.params())

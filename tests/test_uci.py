@@ -31,7 +31,7 @@ from tests.conftest import DATA_DIR, REPO_ROOT
 ENGINE_COMMAND = [sys.executable, "-m", "camelpy"]
 BAD_INPUT = DATA_DIR / "uci_bad_input.txt"
 BAD_BINARY = DATA_DIR / "uci_binary.bin"
-MATE_IN_2 = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"
+MATE_IN_2 = "r1b2k1r/ppppq3/5N1p/4P2Q/4PP2/1B6/PP5P/n2K2R1 w - - 1 1"  # 1. Qxh6+ Rxh6 2. Rg8#
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 GENEROUS_S = 0.5
@@ -181,10 +181,12 @@ def test_every_option_is_declared_with_a_valid_default() -> None:
     names = [re.match(r"option name (.+?) type ", line).group(1) for line in options]  # type: ignore[union-attr]
     for name in ("Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_Chess960"):
         assert name in names
-    for name in ("UCI_ShowWDL", "SyzygyPath", "TablebasePath", "OwnBook", "BookFile", "BookSeed"):
+    for name in ("UCI_ShowWDL", "SyzygyPath", "TablebasePath", "OwnBook", "BookFile", "BookSeed", "Use NNUE"):
         assert name in names
+    assert "option name Use NNUE type check default true" in options
+    assert f"option name EvalFile type string default {_core.NET_EMBEDDED}" in options
     params = _core.Engine().params() + _core.Engine().search_params()
-    assert len(options) == 15 + len(params)
+    assert len(options) == 16 + len(params)
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
     for line in options:
@@ -231,9 +233,12 @@ def test_evaluation_parameters_change_the_evaluation() -> None:
     params = {name: (value, lo, hi) for name, value, lo, hi in session.engine._engine.params()}
     value, lo, hi = params["pawn_value_mg"]
     before = session.run("position fen 4k3/pppp4/8/8/8/8/PPPPPP2/4K3 w - - 0 1", "eval")
-    assert session.run(f"setoption name Pawn_Value_MG value {min(hi, value + 100)}") == []
+    assert session.run(f"setoption name Pawn_Value_MG value {min(hi, value + 100)}") == [
+        "info string pawn_value_mg set: the classical evaluation's weights act with 'Use NNUE' false"
+    ]
     after = session.run("eval")
     assert before != after
+    assert session.run("setoption name Use NNUE value false", "setoption name pawn_value_mg value 100") == []
 
 
 def test_search_settings_are_spin_options_that_change_the_search() -> None:
@@ -414,8 +419,14 @@ def test_d_shows_board_fen_key_and_checkers() -> None:
 def test_eval_prints_the_term_breakdown() -> None:
     session = InProcess()
     out = session.run(f"position fen {KIWIPETE}", "eval")
-    assert out == session.engine._engine.eval_trace(KIWIPETE, [], False).splitlines()
+    assert out[:-1] == session.engine._engine.eval_trace(KIWIPETE, [], False).splitlines()
     assert any("Material" in line for line in out)
+    value = session.engine._engine.evaluate(KIWIPETE, [], False)
+    assert out[-1] == f"NNUE evaluation {value / 100:+.2f} (white side), network {_core.NET_EMBEDDED}"
+    out = session.run("position fen 4k3/8/8/8/8/8/8/QQQ1K3 b - - 0 1", "eval")
+    assert out[-1].startswith("NNUE evaluation +") and float(out[-1].split()[2]) > 10
+    session.run("setoption name Use NNUE value false")
+    assert not session.run("eval")[-1].startswith("NNUE")
     session.engine.handle("go infinite")
     session.engine.handle("eval")
     session.engine.handle("stop")
@@ -519,8 +530,8 @@ def test_go_infinite_waits_for_stop_even_at_mate() -> None:
     with UciProcess() as uci:
         uci.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
         uci.send("go infinite depth 3")
-        lines = uci.drain(0.5)
-        assert lines and not any(line.startswith("bestmove") for line in lines)
+        lines = [uci.read(10)[1], *uci.drain(0.5)]  # the first line whenever the process is up
+        assert not any(line.startswith("bestmove") for line in lines)
         uci.send("stop")
         assert uci.read_until("bestmove")[1].split()[1] == "d1d8"
         assert uci.close() == 0

@@ -79,7 +79,7 @@ def test_analysis_until_stop(engine: chess.engine.SimpleEngine) -> None:
 
 
 def test_mate_is_reported_and_ends_the_pv(engine: chess.engine.SimpleEngine) -> None:
-    board = chess.Board("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1")
+    board = chess.Board("r1b2k1r/ppppq3/5N1p/4P2Q/4PP2/1B6/PP5P/n2K2R1 w - - 1 1")
     info = engine.analyse(board, chess.engine.Limit(depth=8))
     assert info["score"].relative == chess.engine.Mate(2)
     for move in info["pv"]:

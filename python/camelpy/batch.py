@@ -93,7 +93,7 @@ def analyse_many(
     hash_mb: int = BATCH_HASH_MB,
     params: list[tuple[str, int]] | None = None,
     search_params: list[tuple[str, int]] | None = None,
-    eval_file: str | None = None,
+    eval_file: str | None = _core.NET_EMBEDDED,
     tablebases: Tablebase | str | os.PathLike[str] | None = None,
     backend: str = "local",
 ) -> list[BatchResult]:
@@ -106,7 +106,8 @@ def analyse_many(
     ``isinstance(r, Exception)``. *progress* is ``True`` for a tqdm bar (``pip install
     'camelpy[progress]'``) or a function called with ``(done, total)`` at most every 0.1 s. *params*
     are evaluation weights and *search_params* run-time search settings, each as ``(name, value)``, and
-    *eval_file* a network file to evaluate with instead, and *tablebases* endgame tables to probe (a
+    *eval_file* the network file to evaluate with (by default the built-in one; ``None``: the
+    classical evaluation, which *params* set), and *tablebases* endgame tables to probe (a
     folder of ``camelpy tb generate``'s tables or a :class:`camelpy.tablebase.Tablebase`; see
     :meth:`camelpy.Engine.analyse_many`, which passes the engine's).
 

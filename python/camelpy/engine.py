@@ -3,9 +3,9 @@
 The search runs in Rust with the GIL released; results come back as python-chess objects.
 
 >>> import camelpy
->>> result = camelpy.search("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", depth=6)
+>>> result = camelpy.search("r1b2k1r/ppppq3/5N1p/4P2Q/4PP2/1B6/PP5P/n2K2R1 w - - 1 1", depth=6)
 >>> result.best_move, result.score
-(Move.from_uci('a1a6'), PovScore(Mate(+2), WHITE))
+(Move.from_uci('h5h6'), PovScore(Mate(+2), WHITE))
 """
 
 from __future__ import annotations
@@ -23,9 +23,17 @@ from camelpy.params import apply_params
 from camelpy.tablebase import Tablebase
 from camelpy.types import BoardOrFen, SearchResult, board_root, info_dict, limit_ms, search_result, seconds_ms
 
-__all__ = ["Engine", "InfoCallback", "SearchResult", "bench", "search"]
+__all__ = ["EVALUATIONS", "Engine", "InfoCallback", "SearchResult", "bench", "search"]
 
 InfoCallback = Callable[["chess.engine.InfoDict"], object]
+
+EVALUATIONS = ("nnue", "classical")
+"""The evaluations an :class:`Engine` can search with: a network (the default) or the classical one."""
+
+
+def _check_eval(eval: str) -> None:
+    if eval not in EVALUATIONS:
+        raise ValueError(f"eval must be one of {', '.join(map(repr, EVALUATIONS))}, not {eval!r}")
 
 
 class Engine:
@@ -43,8 +51,15 @@ class Engine:
     >>> engine.play(board, chess.engine.Limit(depth=4)).move
     Move.from_uci('d1d8')
 
-    With *eval_file*, a network file written by ``camelpy train`` evaluates instead of the classical
-    (hand-written, tuned) evaluation; :attr:`eval_file` switches later. With *tablebases* (a folder of
+    It evaluates with the network built into camelpy (:data:`camelpy.nnue.EMBEDDED`); *eval_file* names
+    another network file (what ``camelpy train`` writes), and ``eval="classical"`` (or
+    ``eval_file=None``) selects the classical (hand-written, tuned) evaluation, whose weights
+    :meth:`set_param` sets; :attr:`eval_file` switches later.
+
+    >>> camelpy.Engine(eval="classical")
+    Engine(hash_mb=16, threads=1, eval='classical')
+
+    With *tablebases* (a folder of
     ``camelpy tb generate``'s tables, or a :class:`camelpy.tablebase.Tablebase`) the search probes
     the endgame tables: exact mate scores inside the search, and at the root only the moves that keep
     the best distance to mate; :attr:`tablebases` switches later.
@@ -62,13 +77,20 @@ class Engine:
         hash_mb: int = _core.DEFAULT_HASH_MB,
         threads: int = 1,
         *,
-        eval_file: str | None = None,
+        eval: str | None = None,
+        eval_file: str | os.PathLike[str] | None = _core.NET_EMBEDDED,
         tablebases: str | os.PathLike[str] | Tablebase | None = None,
     ) -> None:
-        self._native = _core.Engine(hash_mb, threads)
+        if eval is not None:
+            _check_eval(eval)
+        if eval == "classical" and eval_file not in (None, _core.NET_EMBEDDED):
+            raise ValueError(f"eval='classical' evaluates without a network, but eval_file={eval_file!r}")
+        if eval == "nnue" and eval_file is None:
+            raise ValueError("eval='nnue' needs a network file, not eval_file=None")
+        self._native = _core.Engine(hash_mb, threads)  # evaluating with the built-in network
         self._tablebase: Tablebase | None = None
-        if eval_file is not None:
-            self.eval_file = eval_file
+        if eval == "classical" or eval_file != _core.NET_EMBEDDED:
+            self.eval_file = None if eval == "classical" else eval_file
         if tablebases is not None:
             self.tablebases = tablebases
 
@@ -87,11 +109,21 @@ class Engine:
         self._tablebase = value
 
     @property
+    def eval(self) -> str:
+        """The evaluation: ``"nnue"`` (a network, :attr:`eval_file`) or ``"classical"``.
+
+        >>> import camelpy
+        >>> camelpy.Engine().eval, camelpy.Engine(eval="classical").eval
+        ('nnue', 'classical')
+        """
+        return "classical" if self.eval_file is None else "nnue"
+
+    @property
     def eval_file(self) -> str | None:
-        """The network file the engine evaluates with, or ``None`` for the classical evaluation
-        (:data:`camelpy.nnue.EMBEDDED` names the network built into camelpy). Setting it loads the
+        """The network file the engine evaluates with (by default :data:`camelpy.nnue.EMBEDDED`, the
+        network built into camelpy), or ``None`` for the classical evaluation. Setting it loads the
         file (a file that cannot be used raises and changes nothing) and clears the
-        hash table, whose entries hold the old evaluation's values; ``None`` goes back to the classical
+        hash table, whose entries hold the old evaluation's values; ``None`` switches to the classical
         evaluation."""
         return self._native.eval_file
 
@@ -122,7 +154,9 @@ class Engine:
         self._native.set_threads(threads)
 
     def __repr__(self) -> str:
-        net = "" if self.eval_file is None else f", eval_file={self.eval_file!r}"
+        net = {None: ", eval='classical'", _core.NET_EMBEDDED: ""}.get(
+            self.eval_file, f", eval_file={self.eval_file!r}"
+        )
         tb = "" if self._tablebase is None else f", tablebases={self._tablebase.path!r}"
         return f"Engine(hash_mb={self.hash_mb}, threads={self.threads}{net}{tb})"
 
@@ -433,17 +467,19 @@ class Engine:
         )
 
 
-def bench(depth: int | None = None) -> tuple[int, int]:
-    """Runs the fixed benchmark (44 positions, one thread, 16 MB, fresh tables per position) and returns
-    ``(nodes, milliseconds)``; the node count at the default depth is the bench signature that changes
-    only when the search does.
+def bench(depth: int | None = None, *, eval: str = "nnue") -> tuple[int, int]:
+    """Runs the fixed benchmark (44 positions, one thread, 16 MB, fresh tables per position) with the
+    built-in network, or with ``eval="classical"`` the classical evaluation, and returns ``(nodes,
+    milliseconds)``; the node count at the default depth with the network is the bench signature that
+    changes only when the search (or the built-in network) does.
 
     >>> import camelpy
     >>> nodes, ms = camelpy.bench(4)
-    >>> nodes > 1000
-    True
+    >>> nodes > 1000, nodes != camelpy.bench(4, eval="classical")[0]
+    (True, True)
     """
-    return _core.bench(depth)
+    _check_eval(eval)
+    return _core.bench(depth, classical=eval == "classical")
 
 
 _default_engine: Engine | None = None

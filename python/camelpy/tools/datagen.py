@@ -119,7 +119,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--draw-plies", type=int, help=f"... for this many searches (default {d['draw_plies']})")
     p.add_argument("--draw-after", type=int, help=f"... from this ply on (default {d['draw_after']})")
     p.add_argument("--max-plies", type=int, help=f"longest game, then a draw (default {d['max_plies']})")
-    p.add_argument("--eval-file", metavar="NET", help="evaluate with this network (camelpy train's net.nnue)")
+    p.add_argument(
+        "--eval-file",
+        metavar="NET",
+        help="evaluate with this network (camelpy train's net.nnue, or camelpy-1.nnue, the built-in one);"
+        " default: the classical evaluation, so that older files resume and regenerate as they were",
+    )
     p.add_argument("--text", metavar="FILE", help="also write the text export (FEN | score | result) here")
     p.add_argument("--quiet", action="store_true", help="no live display")
     cluster.add_ray_argument(p, "play the games (the same file as here)")

@@ -101,7 +101,8 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
         Option.check("OwnBook", False),
         Option.string("BookFile", ""),
         Option.string("ParamsFile", ""),
-        Option.string("EvalFile", ""),
+        Option.check("Use NNUE", True),
+        Option.string("EvalFile", _core.NET_EMBEDDED),
         Option.string("TablebasePath", ""),
         Option.spin("BookSeed", 0, 0, MAX_BOOK_SEED),
     ]
@@ -325,6 +326,8 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         elif name == "ParamsFile":
             assert isinstance(value, str)
             apply_params(self._engine, read_params_file(value) if value else {}, reset=True)
+            if value:
+                self._note_classical(name)
         elif name == "TablebasePath":
             # Empty: no tables. A folder that cannot be used raises; the tables in use stay.
             assert isinstance(value, str)
@@ -334,18 +337,31 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
                 n = len(tables.endings())
                 self.info(f"TablebasePath: {n} table{'' if n == 1 else 's'} loaded from {quote(value)}")
         elif name == "EvalFile":
-            # Empty: the classical evaluation; the built-in network's name selects it when no file of
-            # that name is here. A file that cannot be used raises; the evaluation stays.
+            # The network "Use NNUE" evaluates with (empty: the built-in one, whose name selects it
+            # when no file of that name is here). A file that cannot be used raises; the evaluation
+            # stays. With "Use NNUE" off it is only noted, and loaded when that is switched on.
             assert isinstance(value, str)
-            self._engine.set_eval_file(value or None)
+            if self._options["Use NNUE"]:
+                self._engine.set_eval_file(value or _core.NET_EMBEDDED)
+        elif name == "Use NNUE":
+            # Off: the classical evaluation (whose weights the spin options set), as Stockfish 15.1.
+            evalfile = self._options["EvalFile"]
+            assert isinstance(evalfile, str)
+            self._engine.set_eval_file((evalfile or _core.NET_EMBEDDED) if value else None)
         elif name in ("BookFile", "BookSeed", "OwnBook"):
             self._session.close_book()  # reopened with the new settings when next needed
         elif name in self._param_names:
             assert isinstance(value, int)
             self._engine.set_param(name, value)
+            self._note_classical(name)
         elif name in self._search_param_names:
             assert isinstance(value, int)
             self._engine.set_search_param(name, value)
+
+    def _note_classical(self, name: str) -> None:
+        """Says that evaluation weights set while a network evaluates wait for ``Use NNUE`` false."""
+        if self._options["Use NNUE"]:
+            self.info(f"{name} set: the classical evaluation's weights act with 'Use NNUE' false")
 
     def _defer(self, setting: tuple[str, str | None] | None) -> None:
         what = "ucinewgame" if setting is None else f"setoption {quote(setting[0])}"
@@ -455,6 +471,11 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         state = self._state
         for row in self._engine.eval_trace(state.fen, state.moves, state.chess960).splitlines():
             self.send(row)
+        network = self._engine.eval_file
+        if network is not None:  # the trace is the classical evaluation's; the search uses the network's
+            value = self._engine.evaluate(state.fen, state.moves, state.chess960)
+            white = value if state.position.turn else -value
+            self.send(f"NNUE evaluation {white / 100:+.2f} (white side), network {network}")
 
     def wait(self) -> None:
         """Waits until the running search (if any) has answered (for scripts and tests)."""

@@ -5,11 +5,16 @@
 //! The list: the start position and Kiwipete, twenty openings from `balanced.epd` (every 50th), ten
 //! Win-At-Chess middlegames (every 15th), and twelve endings (rook, pawn, bishop, en passant).
 
-use std::{sync::atomic::AtomicBool, time::Instant};
+use core::fmt;
+use std::{
+    sync::{atomic::AtomicBool, Arc},
+    time::Instant,
+};
 
 use crate::{
-    error::AllocError,
+    error::{AllocError, NetError},
     eval::EvalParams,
+    nnue::Network,
     search::{limits::SearchLimits, params::SearchParams, search, SearchState},
     tt::TranspositionTable,
     Position,
@@ -84,15 +89,53 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` on one thread with a fresh 16 MiB table and fresh
-/// histories each time; an [`AllocError`] if the table cannot be allocated. Raising `stop` cuts the
-/// run short (the counts are then partial).
-pub fn bench(depth: i32, stop: &AtomicBool) -> Result<BenchResult, AllocError> {
-    bench_with(depth, &SearchParams::DEFAULT, stop)
+/// Why a bench cannot run.
+#[derive(Debug)]
+pub enum BenchError {
+    /// The table could not be allocated.
+    Alloc(AllocError),
+    /// The built-in network did not load.
+    Net(NetError),
 }
 
-/// [`bench`] with other run-time search settings: a candidate's signature before its defaults change.
-pub fn bench_with(depth: i32, params: &SearchParams, stop: &AtomicBool) -> Result<BenchResult, AllocError> {
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Alloc(e) => e.fmt(f),
+            BenchError::Net(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+impl From<AllocError> for BenchError {
+    fn from(e: AllocError) -> BenchError {
+        BenchError::Alloc(e)
+    }
+}
+
+impl From<NetError> for BenchError {
+    fn from(e: NetError) -> BenchError {
+        BenchError::Net(e)
+    }
+}
+
+/// Searches every bench position to `depth` on one thread with a fresh 16 MiB table and fresh
+/// histories each time, evaluating as the engine does by default: with the network built into
+/// camelpy ([`Network::embedded`]). Raising `stop` cuts the run short (the counts are then partial).
+pub fn bench(depth: i32, stop: &AtomicBool) -> Result<BenchResult, BenchError> {
+    bench_with(depth, &SearchParams::DEFAULT, Some(Network::embedded()?), stop)
+}
+
+/// [`bench`] with other run-time search settings (a candidate's signature before its defaults
+/// change) and another evaluation: `net`, or the classical evaluation with `None`.
+pub fn bench_with(
+    depth: i32,
+    params: &SearchParams,
+    net: Option<Arc<Network>>,
+    stop: &AtomicBool,
+) -> Result<BenchResult, BenchError> {
     let start = Instant::now();
     let eval = EvalParams::DEFAULT;
     let mut tt = TranspositionTable::new(BENCH_HASH_MB)?;
@@ -101,6 +144,7 @@ pub fn bench_with(depth: i32, params: &SearchParams, stop: &AtomicBool) -> Resul
         let mut pos = Position::from_fen(fen, false).expect("bench positions are valid");
         tt.clear();
         let mut state = SearchState::new();
+        state.set_network(net.clone());
         let limits = SearchLimits { depth: Some(depth), params: *params, ..SearchLimits::default() };
         let result = search(&mut pos, &limits, &tt, &eval, &mut state, stop, |_| {});
         nodes += result.info.nodes;

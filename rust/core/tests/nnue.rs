@@ -154,7 +154,7 @@ fn the_embedded_network_is_the_one_its_provenance_describes() {
     let net = Network::embedded().expect("the built-in network loads");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
     let file = Network::load(&dir.join(EMBEDDED_NAME)).unwrap();
-    assert_eq!(net, file);
+    assert_eq!(*net, file);
     let provenance = std::fs::read_to_string(dir.join("camelpy-1.md")).unwrap();
     let checksum = format!("{:#018x}", net.hash());
     assert!(provenance.contains(&checksum), "camelpy-1.md does not name checksum {checksum}");

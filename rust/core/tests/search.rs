@@ -9,6 +9,7 @@ use std::{
 use camelpy_core::{
     bench::{bench, bench_with, BENCH_DEPTH},
     eval::EvalParams,
+    nnue::Network,
     search::{
         info::{Report, SearchResult},
         limits::SearchLimits,
@@ -19,8 +20,11 @@ use camelpy_core::{
     Position, Score,
 };
 
-/// The bench signature: total nodes of `bench(BENCH_DEPTH)`. Changes only with a `Bench: N` commit.
-const BENCH_SIGNATURE: u64 = 2_863_520;
+/// The bench signature: total nodes of `bench(BENCH_DEPTH)` (with the built-in network). Changes only
+/// with a `Bench: N` commit.
+const BENCH_SIGNATURE: u64 = 2_238_144;
+/// The same bench with the classical evaluation: the search and the classical evaluation unchanged.
+const CLASSICAL_BENCH_SIGNATURE: u64 = 2_863_520;
 
 fn run(fen: &str, limits: SearchLimits) -> (SearchResult, Position) {
     let mut pos = Position::from_fen(fen, false).unwrap();
@@ -41,6 +45,11 @@ fn bench_signature() {
         bench(BENCH_DEPTH, &AtomicBool::new(false)).expect("a 16 MiB table").nodes,
         BENCH_SIGNATURE,
         "search behaviour changed: commit with `Bench: N`"
+    );
+    assert_eq!(
+        bench_with(BENCH_DEPTH, &SearchParams::DEFAULT, None, &AtomicBool::new(false)).unwrap().nodes,
+        CLASSICAL_BENCH_SIGNATURE,
+        "the search or the classical evaluation changed"
     );
 }
 
@@ -157,7 +166,9 @@ fn every_search_setting_searches_soundly() {
         assert_eq!(play(), play(), "{name}: not deterministic");
     }
     assert_eq!(
-        bench_with(4, &SearchParams::DEFAULT, &AtomicBool::new(false)).unwrap().nodes,
+        bench_with(4, &SearchParams::DEFAULT, Some(Network::embedded().unwrap()), &AtomicBool::new(false))
+            .unwrap()
+            .nodes,
         bench(4, &AtomicBool::new(false)).unwrap().nodes
     );
 }

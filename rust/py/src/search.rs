@@ -10,9 +10,9 @@ use std::sync::{
 };
 
 use camelpy_core::{
-    bench::{bench as run_bench, BENCH_DEPTH},
+    bench::{bench_with as run_bench, BenchError, BENCH_DEPTH},
     eval::{evaluate, trace, EvalParams},
-    nnue::Network,
+    nnue::{Network, EMBEDDED_NAME},
     search::{limits::SearchLimits, params::SearchParams, SearchState},
     tablebase::TableSet,
     threads::search_smp,
@@ -60,7 +60,7 @@ impl Core {
 
 /// Reads the network file `path` (or the built-in network by its name) with the GIL released.
 pub fn load_network(py: Python<'_>, path: &str) -> PyResult<Arc<Network>> {
-    py.detach(|| Network::open(path)).map(Arc::new).map_err(net_error)
+    py.detach(|| Network::open(path)).map_err(net_error)
 }
 
 /// The native engine: a transposition table and search state reused across searches.
@@ -92,19 +92,24 @@ pub fn millis_from_now(ms: Option<u64>) -> Option<std::time::Instant> {
 }
 
 /// Runs the fixed bench (44 positions, 16 MB, one thread, fresh tables per position) with the GIL
-/// released; returns `(nodes, milliseconds)`. The node count at the default depth is the bench
-/// signature. Ctrl-C stops it.
+/// released, evaluating with the built-in network (the engine's default) or, with *classical*, the
+/// classical evaluation; returns `(nodes, milliseconds)`. The node count at the default depth with
+/// the network is the bench signature. Ctrl-C stops it.
 ///
 /// >>> nodes, ms = camelpy._core.bench(3)
 /// >>> nodes > 0
 /// True
 #[pyfunction]
-#[pyo3(signature = (depth = None))]
-pub fn bench(py: Python<'_>, depth: Option<&Bound<'_, PyAny>>) -> PyResult<(u64, u64)> {
+#[pyo3(signature = (depth = None, *, classical = false))]
+pub fn bench(py: Python<'_>, depth: Option<&Bound<'_, PyAny>>, classical: bool) -> PyResult<(u64, u64)> {
     let depth = opt_int_arg(depth, "depth", 1, MAX_BENCH_DEPTH)?.map_or(BENCH_DEPTH, |d| d as i32);
+    let net = if classical { None } else { Some(py.detach(Network::embedded).map_err(net_error)?) };
     let stop = AtomicBool::new(false);
-    let result = interrupt::run_silent(py, &stop, || run_bench(depth, &stop))?
-        .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    let result = interrupt::run_silent(py, &stop, || run_bench(depth, &SearchParams::DEFAULT, net, &stop))?
+        .map_err(|e| match e {
+        BenchError::Alloc(e) => PyMemoryError::new_err(e.to_string()),
+        BenchError::Net(e) => net_error(e),
+    })?;
     Ok((result.nodes, result.time_ms))
 }
 
@@ -112,18 +117,24 @@ pub fn bench(py: Python<'_>, depth: Option<&Bound<'_, PyAny>>) -> PyResult<(u64,
 impl PyEngine {
     #[new]
     #[pyo3(signature = (hash_mb = None, threads = None))]
-    fn new(hash_mb: Option<&Bound<'_, PyAny>>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<PyEngine> {
+    fn new(
+        py: Python<'_>,
+        hash_mb: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyEngine> {
         let hash_mb = match hash_mb {
             Some(v) => check_hash(v, "hash_mb", 1)?,
             None => DEFAULT_HASH_MB as usize,
         };
         let threads = opt_int_arg(threads, "threads", 1, MAX_THREADS)?.unwrap_or(1) as usize;
+        // The built-in network by its name, as the UCI option's default resolves it.
+        let net = Some((load_network(py, EMBEDDED_NAME)?, EMBEDDED_NAME.to_owned()));
         Ok(PyEngine {
             core: Mutex::new(Core {
                 tt: table(hash_mb)?,
                 hash_mb,
-                states: vec![SearchState::new()],
-                net: None,
+                states: vec![Core::new_state(&net)],
+                net,
                 tablebases: None,
                 eval: EvalParams::DEFAULT,
                 search: SearchParams::DEFAULT,

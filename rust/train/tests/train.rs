@@ -289,7 +289,7 @@ fn the_evaluation_loss_is_the_mean_squared_error_against_the_training_targets() 
     let settings = MeasureSettings { start: 20, count: 150, scale: 250.0, ..Default::default() };
     let kept: Vec<&&Record> = all[20..].iter().filter(|r| !r.in_check && !r.noisy).take(150).collect();
     let net = Network::embedded().unwrap();
-    for evaluator in [None, Some(&net)] {
+    for evaluator in [None, Some(&*net)] {
         let by_hand = kept
             .iter()
             .map(|r| {

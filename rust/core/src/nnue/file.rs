@@ -18,7 +18,10 @@
 //! A file that is not this (another magic, version, shape, length or checksum, an output weight beyond
 //! ±[`MAX_OUTPUT_WEIGHT`](super::MAX_OUTPUT_WEIGHT)) is refused with a [`NetError`] saying which.
 
-use std::path::Path;
+use std::{
+    path::Path,
+    sync::{Arc, OnceLock},
+};
 
 use super::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
 pub use crate::error::NetError;
@@ -151,26 +154,32 @@ impl Network {
         Network::from_bytes(&bytes).map_err(|e| e.with_path(&name))
     }
 
-    /// The network built into camelpy ([`EMBEDDED_NAME`]).
+    /// The network built into camelpy ([`EMBEDDED_NAME`]), decoded once per process and shared by
+    /// every caller (each engine starts with it).
     ///
     /// ```
     /// use camelpy_core::nnue::{Network, EMBEDDED_NAME};
     /// let net = Network::embedded().unwrap();
-    /// assert_eq!(Network::open(EMBEDDED_NAME).unwrap(), net); // no file of that name here
+    /// assert!(std::sync::Arc::ptr_eq(&Network::open(EMBEDDED_NAME).unwrap(), &net)); // no such file here
     /// ```
-    pub fn embedded() -> Result<Network, NetError> {
-        Network::from_bytes(EMBEDDED_BYTES).map_err(|e| e.with_path(EMBEDDED_NAME))
+    pub fn embedded() -> Result<Arc<Network>, NetError> {
+        static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
+        if let Some(net) = EMBEDDED.get() {
+            return Ok(net.clone());
+        }
+        let net = Network::from_bytes(EMBEDDED_BYTES).map_err(|e| e.with_path(EMBEDDED_NAME))?;
+        Ok(EMBEDDED.get_or_init(|| Arc::new(net)).clone())
     }
 
     /// The network an `EvalFile` setting names: the file at `name`, or, when no file is there and the
     /// name is [`EMBEDDED_NAME`], the network built into camelpy (as Stockfish resolves its
     /// `EvalFile`).
-    pub fn open(name: &str) -> Result<Network, NetError> {
+    pub fn open(name: &str) -> Result<Arc<Network>, NetError> {
         let path = Path::new(name);
         if name == EMBEDDED_NAME && !path.exists() {
             return Network::embedded();
         }
-        Network::load(path)
+        Network::load(path).map(Arc::new)
     }
 }
 
