@@ -9,6 +9,7 @@ pub mod data;
 pub mod error;
 pub mod eval;
 pub mod fnv;
+pub mod fsio;
 pub mod movegen;
 pub mod nnue;
 pub mod perft;

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use camelpy_core::{error::AllocError, fnv::fnv1a, nnue::HIDDEN};
+use camelpy_core::{error::AllocError, fnv::fnv1a, fsio, nnue::HIDDEN};
 
 use crate::{model, EpochLoss, TrainError};
 
@@ -18,6 +18,10 @@ use crate::{model, EpochLoss, TrainError};
 pub const FILE_NAME: &str = "checkpoint.bin";
 const MAGIC: [u8; 8] = *b"CAMELCKP";
 const VERSION: u32 = 1;
+/// Bytes before the loss history: magic to the history's count.
+const FIXED_BYTES: usize = 8 + 4 + 4 + 8 + 4 + 3 * 8 + 2 * 8 + 4;
+/// Bytes of one epoch's loss in the history.
+const EPOCH_BYTES: u64 = 4 + 8 + 8 + 4 + 8;
 
 /// A vector of `n` zeros, or an [`AllocError`].
 pub fn zeros(n: usize, what: &'static str) -> Result<Vec<f32>, TrainError> {
@@ -149,14 +153,25 @@ impl State {
         write_atomic(path, &self.to_bytes())
     }
 
-    /// Reads a checkpoint, which must come from a run with the settings digest `digest`.
+    /// Reads a checkpoint, which must come from a run with the settings digest `digest`: a regular
+    /// file whose length is the one its fixed part promises, checked before the rest is read.
     pub fn read(path: &Path, digest: u64) -> Result<State, TrainError> {
-        let bytes = std::fs::read(path).map_err(|e| TrainError::io(path, "read", e))?;
         let bad =
             |reason: &str| TrainError::Checkpoint { path: path.display().to_string(), reason: reason.into() };
-        if bytes.len() < 16 || bytes[..8] != MAGIC {
+        let io = |e| TrainError::io(path, "read", e);
+        let (mut file, len) = fsio::open_regular(path).map_err(io)?;
+        let fixed = fsio::read_up_to(&mut file, FIXED_BYTES).map_err(io)?;
+        if fixed.len() < 16 || fixed[..8] != MAGIC {
             return Err(bad("not a camelpy training checkpoint (no CAMELCKP magic)"));
         }
+        if fixed.len() == FIXED_BYTES {
+            let epochs = u32::from_le_bytes(fixed[FIXED_BYTES - 4..].try_into().expect("4 bytes")) as u64;
+            let promised = (FIXED_BYTES + 8 + 12 * model::PARAMS + 8) as u64 + epochs * EPOCH_BYTES;
+            if len != promised {
+                return Err(bad(&format!("it is {len} bytes; its header promises {promised}")));
+            }
+        }
+        let bytes = fsio::read_rest(&mut file, fixed, len).map_err(io)?;
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(bad("its checksum does not match (a damaged or truncated file)"));

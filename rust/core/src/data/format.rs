@@ -523,13 +523,14 @@ pub struct RecordReader<R> {
 }
 
 impl RecordReader<BufReader<FsFile>> {
-    /// Opens the file at `path` and reads its header.
+    /// Opens the regular file at `path` ([`crate::fsio::open_regular`]: a FIFO or a device is
+    /// refused unopened) and reads its header; records are read one at a time after it.
     ///
     /// # Errors
     /// The file cannot be opened or read, or its header is not a version-1 data file's.
     pub fn open(path: &Path) -> Result<RecordReader<BufReader<FsFile>>, DataError> {
         let name = path.display().to_string();
-        let file = FsFile::open(path).map_err(io_error(&name, "open"))?;
+        let (file, _) = crate::fsio::open_regular(path).map_err(io_error(&name, "open"))?;
         RecordReader::new(BufReader::with_capacity(1 << 16, file), &name)
     }
 }
@@ -657,6 +658,7 @@ impl RecordWriter {
     /// its seed or settings differ.
     pub fn open(path: &Path, header: Header) -> Result<RecordWriter, DataError> {
         let name = path.display().to_string();
+        crate::fsio::check_regular_or_missing(path).map_err(io_error(&name, "open"))?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -773,6 +775,7 @@ impl RecordWriter {
 pub fn export_text(input: &Path, output: &Path, stop: &AtomicBool) -> Result<u64, DataError> {
     let mut reader = RecordReader::open(input)?;
     let name = output.display().to_string();
+    crate::fsio::check_regular_or_missing(output).map_err(io_error(&name, "create"))?;
     let file = FsFile::create(output).map_err(io_error(&name, "create"))?;
     let mut out = BufWriter::with_capacity(1 << 16, file);
     let mut lines = 0u64;

@@ -25,7 +25,7 @@ use std::{
 
 use super::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
 pub use crate::error::NetError;
-use crate::{error::AllocError, fnv::fnv1a};
+use crate::{error::AllocError, fnv::fnv1a, fsio};
 
 /// The first eight bytes of every network file.
 pub const NET_MAGIC: [u8; 8] = *b"CAMELNET";
@@ -90,24 +90,25 @@ impl Network {
         out
     }
 
-    /// A network from a file's bytes. Errors name no file; [`Network::load`] adds the path.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+    /// Checks a file's header (its first [`NET_HEADER_SIZE`] bytes, or all of a shorter file) against
+    /// this build and against the file's length `file_len`, before its weights are read.
+    fn check_header(header: &[u8], file_len: u64) -> Result<(), NetError> {
         let path = String::new();
-        if bytes.len() < NET_HEADER_SIZE || bytes[..8] != NET_MAGIC {
+        if header.len() < NET_HEADER_SIZE || header[..8] != NET_MAGIC {
             return Err(NetError::NotNetFile { path });
         }
-        let version = u16_at(bytes, 8);
+        let version = u16_at(header, 8);
         if version != NET_VERSION {
             return Err(NetError::Version { path, found: version });
         }
         let shape = [
-            ("activation", u16_at(bytes, 10) as u64, ACTIVATION_SCRELU as u64),
-            ("inputs", u32_at(bytes, 12) as u64, INPUTS as u64),
-            ("hidden neurons", u32_at(bytes, 16) as u64, HIDDEN as u64),
-            ("QA", u16_at(bytes, 20) as u64, QA as u64),
-            ("QB", u16_at(bytes, 22) as u64, QB as u64),
-            ("scale", u32_at(bytes, 24) as u64, SCALE as u64),
-            ("reserved field", u32_at(bytes, 28) as u64, 0),
+            ("activation", u16_at(header, 10) as u64, ACTIVATION_SCRELU as u64),
+            ("inputs", u32_at(header, 12) as u64, INPUTS as u64),
+            ("hidden neurons", u32_at(header, 16) as u64, HIDDEN as u64),
+            ("QA", u16_at(header, 20) as u64, QA as u64),
+            ("QB", u16_at(header, 22) as u64, QB as u64),
+            ("scale", u32_at(header, 24) as u64, SCALE as u64),
+            ("reserved field", u32_at(header, 28) as u64, 0),
         ];
         if let Some((name, found, want)) = shape.iter().find(|(_, found, want)| found != want) {
             return Err(NetError::Architecture {
@@ -115,8 +116,8 @@ impl Network {
                 reason: format!("{name} is {found}, this build needs {want}"),
             });
         }
-        let declared = u64_at(bytes, 40);
-        let actual = (bytes.len() - NET_HEADER_SIZE) as u64;
+        let declared = u64_at(header, 40);
+        let actual = file_len - NET_HEADER_SIZE as u64;
         if declared != PAYLOAD_SIZE as u64 || actual != declared {
             return Err(NetError::Corrupt {
                 path,
@@ -125,6 +126,13 @@ impl Network {
                 ),
             });
         }
+        Ok(())
+    }
+
+    /// A network from a file's bytes. Errors name no file; [`Network::load`] adds the path.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let path = String::new();
+        Network::check_header(&bytes[..bytes.len().min(NET_HEADER_SIZE)], bytes.len() as u64)?;
         let body = &bytes[NET_HEADER_SIZE..];
         let (stored, computed) = (u64_at(bytes, 32), fnv1a(body));
         if stored != computed {
@@ -147,10 +155,15 @@ impl Network {
         Network::from_parts(ft_weights, ft_bias, out_weights, out_bias)
     }
 
-    /// Reads a network file.
+    /// Reads a network file: a regular file whose header this build reads and whose length is the
+    /// one the header declares, checked before the weights are read ([`crate::fsio`]).
     pub fn load(path: &Path) -> Result<Network, NetError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|error| NetError::Io { path: name.clone(), error })?;
+        let io = |error| NetError::Io { path: name.clone(), error };
+        let (mut file, len) = fsio::open_regular(path).map_err(io)?;
+        let header = fsio::read_up_to(&mut file, NET_HEADER_SIZE).map_err(io)?;
+        Network::check_header(&header, len).map_err(|e| e.with_path(&name))?;
+        let bytes = fsio::read_rest(&mut file, header, len).map_err(io)?;
         Network::from_bytes(&bytes).map_err(|e| e.with_path(&name))
     }
 

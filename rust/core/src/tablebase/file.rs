@@ -23,7 +23,7 @@ use super::{
     material::Material,
     table::{Table, TableSet},
 };
-use crate::{error::TablebaseError, fnv::fnv1a};
+use crate::{error::TablebaseError, fnv::fnv1a, fsio};
 
 /// The format version this build reads and writes.
 pub const TB_VERSION: u16 = 1;
@@ -61,48 +61,63 @@ impl Table {
         fs::rename(&tmp, path).map_err(io(path, "write"))
     }
 
-    /// Reads a table file, checking its header, size and checksum.
+    /// Reads a table file: a regular file whose header names an ending and whose length is the one
+    /// that ending's table has, both checked before the entries are read ([`crate::fsio`]); then its
+    /// checksum (which finds damage, not tampering: `camelpy tb check` verifies a table's values).
     pub fn read(path: &Path) -> Result<Table, TablebaseError> {
-        let bad = |reason: String| TablebaseError::BadFile { path: path.display().to_string(), reason };
-        let bytes = fs::read(path).map_err(io(path, "read"))?;
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err(bad("it does not start with CAMELTB and a 48-byte header".into()));
+        let (mut file, len) = fsio::open_regular(path).map_err(io(path, "read"))?;
+        let header = fsio::read_up_to(&mut file, HEADER).map_err(io(path, "read"))?;
+        let (material, layout, width, checksum) = parse_header(&header, len, path)?;
+        let mut bytes = fsio::read_rest(&mut file, header, len).map_err(io(path, "read"))?;
+        if fnv1a(&bytes[HEADER..]) != checksum {
+            return Err(bad_file(path, "the checksum does not match: the file is damaged".into()));
         }
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != TB_VERSION {
-            return Err(bad(format!("format version {version}; this camelpy reads version {TB_VERSION}")));
-        }
-        let width = usize::from(bytes[10]);
-        if width != 1 && width != 2 {
-            return Err(bad(format!("entries of {width} bytes")));
-        }
-        let name_bytes: Vec<u8> = bytes[12..28].iter().copied().take_while(|&b| b != 0).collect();
-        let name = String::from_utf8_lossy(&name_bytes).into_owned();
-        let material = Material::parse(&name).map_err(|e| bad(e.to_string()))?;
-        if material.canonical() != material || usize::from(bytes[11]) != material.pieces() {
-            return Err(bad(format!("the ending {name} does not match its header")));
-        }
-        let layout = Layout::new(&material);
-        let size = u64::from_le_bytes(bytes[32..40].try_into().expect("8 bytes"));
-        if size != layout.size as u64 {
-            return Err(bad(format!("{size} slots per side; {name} has {}", layout.size)));
-        }
-        let entries = &bytes[HEADER..];
-        if entries.len() != 2 * layout.size * width {
-            return Err(bad(format!(
-                "{} bytes of entries; {name} needs {}",
-                entries.len(),
-                2 * layout.size * width
-            )));
-        }
-        let checksum = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
-        if fnv1a(entries) != checksum {
-            return Err(bad("the checksum does not match: the file is damaged".into()));
-        }
-        let mut bytes = bytes;
         bytes.drain(..HEADER);
         Ok(Table { material, layout, width, entries: bytes })
     }
+}
+
+fn bad_file(path: &Path, reason: String) -> TablebaseError {
+    TablebaseError::BadFile { path: path.display().to_string(), reason }
+}
+
+/// A table file's header (its first [`HEADER`] bytes, or all of a shorter file), checked against
+/// the file's length `file_len`: the ending, its layout, the entries' width and their checksum.
+fn parse_header(
+    bytes: &[u8],
+    file_len: u64,
+    path: &Path,
+) -> Result<(Material, Layout, usize, u64), TablebaseError> {
+    let bad = |reason: String| bad_file(path, reason);
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err(bad("it does not start with CAMELTB and a 48-byte header".into()));
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != TB_VERSION {
+        return Err(bad(format!("format version {version}; this camelpy reads version {TB_VERSION}")));
+    }
+    let width = usize::from(bytes[10]);
+    if width != 1 && width != 2 {
+        return Err(bad(format!("entries of {width} bytes")));
+    }
+    let name_bytes: Vec<u8> = bytes[12..28].iter().copied().take_while(|&b| b != 0).collect();
+    let name = String::from_utf8_lossy(&name_bytes).into_owned();
+    let material = Material::parse(&name).map_err(|e| bad(e.to_string()))?;
+    if material.canonical() != material || usize::from(bytes[11]) != material.pieces() {
+        return Err(bad(format!("the ending {name} does not match its header")));
+    }
+    let layout = Layout::new(&material);
+    let size = u64::from_le_bytes(bytes[32..40].try_into().expect("8 bytes"));
+    if size != layout.size as u64 {
+        return Err(bad(format!("{size} slots per side; {name} has {}", layout.size)));
+    }
+    let entries = file_len - HEADER as u64;
+    let needed = 2 * layout.size as u64 * width as u64;
+    if entries != needed {
+        return Err(bad(format!("{entries} bytes of entries; {name} needs {needed}")));
+    }
+    let checksum = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
+    Ok((material, layout, width, checksum))
 }
 
 impl TableSet {
