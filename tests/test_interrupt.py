@@ -6,9 +6,12 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
 import time
 
+import camelpy
 import pytest
+from camelpy import leiserchess, minichess
 
 # One Ctrl-C path (the bindings' `interrupt` module) serves every long call: the same script shape for
 # a deep perft, an unlimited search (with and without a Python callback), a bench far too deep to
@@ -60,3 +63,32 @@ def test_ctrl_c_stops_every_long_call_the_same_way(name: str) -> None:
     assert proc.returncode == 0 and out.strip() == "interrupted", out
     # Generous bound for a loaded 2-core CI machine; typical is ~0.05 s.
     assert time.perf_counter() - sent < 5.0
+
+
+# A deep count of each game, and the event that stops it from another thread (a protocol's `stop`).
+DEEP_COUNTS = {
+    "perft": lambda stop: camelpy.perft(camelpy.STARTING_FEN, 9, stop=stop),
+    "divide": lambda stop: camelpy.divide(camelpy.STARTING_FEN, 9, stop=stop),
+    "minichess": lambda stop: minichess.perft(minichess.Board(), 15, stop=stop),
+    "leiserchess": lambda stop: leiserchess.perft(leiserchess.Board(), 10, stop=stop),
+}
+
+
+@pytest.mark.parametrize("name", DEEP_COUNTS)
+def test_a_deep_count_stops_when_its_event_is_set(name: str) -> None:
+    stop = threading.Event()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    began = time.monotonic()
+    with pytest.raises(ValueError, match="perft was stopped"):
+        DEEP_COUNTS[name](stop)
+    timer.join()
+    assert time.monotonic() - began < 30  # hours otherwise; about 0.25 s measured
+
+
+def test_stop_must_be_an_event() -> None:
+    with pytest.raises(
+        TypeError, match=r"stop must have an is_set\(\) method \(a threading.Event\), got int"
+    ):
+        camelpy.perft(camelpy.STARTING_FEN, 6, stop=1)  # type: ignore[arg-type]
+    assert camelpy.perft(camelpy.STARTING_FEN, 3, stop=threading.Event()) == 8902

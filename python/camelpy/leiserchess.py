@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import threading
 from collections.abc import Callable, Mapping
 from typing import Union
 
@@ -375,7 +376,7 @@ def _rebuild(fen: str, rules: int, moves: list[str]) -> Board:
     return board
 
 
-def perft(board: Board, depth: int) -> int:
+def perft(board: Board, depth: int, *, stop: threading.Event | None = None) -> int:
     """The leaves of the move tree *depth* plies below *board*, by the rules page's convention: every
     generated move counts (Ko is a rule of play, not of perft) and a move whose shot hits a king ends its
     line as one leaf. Counted in the core with the GIL released; Ctrl-C stops a deep count.
@@ -388,7 +389,7 @@ def perft(board: Board, depth: int) -> int:
     """
     if not isinstance(board, Board):
         raise TypeError(f"board must be a camelpy.leiserchess.Board, got {type(board).__name__}")
-    return _core.leiserchess_perft(board._native, depth)
+    return _core.leiserchess_perft(board._native, depth, stop=stop)
 
 
 @dataclasses.dataclass(frozen=True)

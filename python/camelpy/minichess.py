@@ -54,6 +54,7 @@ import enum
 import os
 import random
 import tempfile
+import threading
 from collections.abc import Callable, Mapping
 from typing import Union
 
@@ -446,7 +447,7 @@ def _rebuild(text: str, moves: list[str]) -> Board:
     return board
 
 
-def perft(board: Board, depth: int) -> int:
+def perft(board: Board, depth: int, *, stop: threading.Event | None = None) -> int:
     """The number of leaves of the legal move tree *depth* plies below *board* (1 at depth 0; a finished
     game has no moves), counted in the core with the GIL released; Ctrl-C stops a deep count.
 
@@ -458,7 +459,7 @@ def perft(board: Board, depth: int) -> int:
     """
     if not isinstance(board, Board):
         raise TypeError(f"board must be a camelpy.minichess.Board, got {type(board).__name__}")
-    return _core.minichess_perft(board._native, depth)
+    return _core.minichess_perft(board._native, depth, stop=stop)
 
 
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:

@@ -51,6 +51,22 @@ pub fn run<T, M>(
     py: Python<'_>,
     stop: &AtomicBool,
     work: impl FnOnce(&Outbox<M>) -> T + Send,
+    handle: impl FnMut(Python<'_>, M) -> PyResult<()> + Send,
+) -> PyResult<T>
+where
+    T: Send,
+    M: Send,
+{
+    run_until(py, stop, None, work, handle)
+}
+
+/// [`run`], also stopped when the caller's *until* (a Python object with an ``is_set()`` method, such
+/// as a ``threading.Event`` another thread sets) is found set, looked at every [`SIGNAL_POLL`].
+pub fn run_until<T, M>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    until: Option<Py<PyAny>>,
+    work: impl FnOnce(&Outbox<M>) -> T + Send,
     mut handle: impl FnMut(Python<'_>, M) -> PyResult<()> + Send,
 ) -> PyResult<T>
 where
@@ -74,9 +90,15 @@ where
                         let _ = handled.send(());
                         outcome
                     }
-                    Err(mpsc::RecvTimeoutError::Timeout) if error.is_none() => {
-                        Python::attach(|py| py.check_signals())
-                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) if error.is_none() => Python::attach(|py| {
+                        py.check_signals()?;
+                        if let Some(until) = &until {
+                            if until.bind(py).call_method0("is_set")?.is_truthy()? {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        Ok(())
+                    }),
                     Err(mpsc::RecvTimeoutError::Timeout) => Ok(()),
                     // The work has returned (and dropped its outbox).
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -102,4 +124,32 @@ pub fn run_silent<T: Send>(
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     run(py, stop, |_: &Outbox<()>| work(), |_, ()| Ok(()))
+}
+
+/// A caller's stop object (``stop=``), checked: ``None``, or something with a callable ``is_set``.
+pub fn until_arg(stop: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+    match stop {
+        None => Ok(None),
+        Some(stop) if stop.is_none() => Ok(None),
+        Some(stop) if stop.getattr("is_set").is_ok_and(|f| f.is_callable()) => {
+            Ok(Some(stop.clone().unbind()))
+        }
+        Some(stop) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "stop must have an is_set() method (a threading.Event), got {}",
+            stop.get_type().name()?
+        ))),
+    }
+}
+
+/// A count (perft) that Ctrl-C or the caller's *until* ([`run_until`]) stops: the work returns
+/// `None` when its flag was raised, and that raises ``ValueError("perft was stopped")``.
+pub fn count<T: Send>(
+    py: Python<'_>,
+    until: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce(&AtomicBool) -> Option<T> + Send,
+) -> PyResult<T> {
+    let until = until_arg(until)?;
+    let stop = AtomicBool::new(false);
+    run_until(py, &stop, until, |_: &Outbox<()>| work(&stop), |_, ()| Ok(()))?
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("perft was stopped"))
 }

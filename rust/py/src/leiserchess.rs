@@ -186,17 +186,23 @@ impl PyLeiserBoard {
 }
 
 /// Leaves of the move tree *depth* plies below *board* (the rules page's convention: Ko aside, a
-/// king hit ends a line), counted with the GIL released; Ctrl-C stops a deep count.
+/// king hit ends a line), counted with the GIL released; Ctrl-C, or *stop* (a ``threading.Event``)
+/// set from another thread, stops a deep count.
 #[pyfunction]
-pub fn leiserchess_perft(py: Python<'_>, board: &PyLeiserBoard, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+#[pyo3(signature = (board, depth, *, stop = None))]
+pub fn leiserchess_perft(
+    py: Python<'_>,
+    board: &PyLeiserBoard,
+    depth: &Bound<'_, PyAny>,
+    stop: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
     let depth = int_arg(depth, "depth", 0, MAX_PERFT_DEPTH)? as u32;
     let board = board.game.board().clone();
     if depth <= QUICK_PERFT_DEPTH {
+        interrupt::until_arg(stop)?;
         return Ok(py.detach(|| perft(&board, depth)));
     }
-    let stop = AtomicBool::new(false);
-    interrupt::run_silent(py, &stop, || perft_interruptible(&board, depth, &stop))?
-        .ok_or_else(|| PyValueError::new_err("perft was stopped"))
+    interrupt::count(py, stop, |flag| perft_interruptible(&board, depth, flag))
 }
 
 /// The evaluation's weights as Python sees them: ``(name, default, min, max, why)``.

@@ -154,17 +154,23 @@ impl PyMiniBoard {
     }
 }
 
-/// Leaves of the legal move tree *depth* plies below *board*, counted with the GIL released.
+/// Leaves of the legal move tree *depth* plies below *board*, counted with the GIL released; Ctrl-C,
+/// or *stop* (a ``threading.Event``) set from another thread, stops a deep count.
 #[pyfunction]
-pub fn minichess_perft(py: Python<'_>, board: &PyMiniBoard, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+#[pyo3(signature = (board, depth, *, stop = None))]
+pub fn minichess_perft(
+    py: Python<'_>,
+    board: &PyMiniBoard,
+    depth: &Bound<'_, PyAny>,
+    stop: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
     let depth = int_arg(depth, "depth", 0, MAX_PERFT_DEPTH)? as u32;
     let mut board = board.board.clone();
     if depth <= 4 {
+        interrupt::until_arg(stop)?;
         return Ok(py.detach(|| core_perft::perft(&mut board, depth)));
     }
-    let stop = AtomicBool::new(false);
-    interrupt::run_silent(py, &stop, || core_perft::perft_interruptible(&mut board, depth, &stop))?
-        .ok_or_else(|| PyValueError::new_err("perft was stopped"))
+    interrupt::count(py, stop, |flag| core_perft::perft_interruptible(&mut board, depth, flag))
 }
 
 /// Longest time limit accepted, in seconds (a year: anything longer is a mistake, and
