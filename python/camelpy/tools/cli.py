@@ -86,6 +86,9 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
     Command(
+        "spsa", "tune UCI spin options by SPSA over game pairs (OpenBench's method)", "camelpy.tools.spsa"
+    ),
+    Command(
         "train", "train the neural network (NNUE) on self-play data, on every core", "camelpy.tools.train"
     ),
     Command(
