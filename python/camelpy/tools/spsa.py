@@ -456,13 +456,11 @@ class Spsa:
         :raises: :exc:`ValueError` when *state* belongs to another run (naming what differs) or is
             malformed.
         """
-        mine = self.state()
-        for key in ("params", "settings", "seed"):
-            if json.loads(json.dumps(state.get(key))) != mine[key]:
-                raise ValueError(
-                    f"the saved run has other {key} (saved: {json.dumps(state.get(key))}; "
-                    f"now: {json.dumps(mine[key])})"
-                )
+        if not isinstance(state, Mapping):
+            raise TypeError(f"state must be a mapping, got {type(state).__name__} {shown(state)}")
+        difference = _difference(state, self.state())
+        if difference:
+            raise ValueError(f"the saved run differs: {difference}")
         try:
             version, internal, gauss = state["rng"]
             rng_state = (int(version), tuple(int(x) for x in internal), gauss)
@@ -475,6 +473,30 @@ class Spsa:
         if len(theta) != len(self.params) or len(history) > self.settings.iterations:
             raise ValueError("the saved SPSA state is malformed: its sizes do not match its parameters")
         self._rng, self._theta, self.history = rng, theta, history
+
+
+def _difference(saved: Mapping[str, Any], now: Mapping[str, Any]) -> str:
+    """What differs between a saved run's parameters, settings and seed and this run's, in words
+    (empty when nothing does)."""
+    saved_params = saved.get("params")
+    if not isinstance(saved_params, list) or not all(isinstance(p, dict) for p in saved_params):
+        return "its parameters are unreadable"
+    names = [p.get("name") for p in saved_params]
+    if names != [p["name"] for p in now["params"]]:
+        return f"it tunes {', '.join(map(str, names))}; now {', '.join(p['name'] for p in now['params'])}"
+    for old, new in zip(saved_params, now["params"]):
+        for field, value in new.items():
+            if old.get(field) != value:
+                return f"parameter {quote(new['name'])}: {field} was {old.get(field)!r}, now {value!r}"
+    old_settings = saved.get("settings")
+    if not isinstance(old_settings, dict):
+        return "its settings are unreadable"
+    for field, value in now["settings"].items():
+        if old_settings.get(field) != value:
+            return f"{field} was {old_settings.get(field)!r}, now {value!r}"
+    if saved.get("seed") != now["seed"]:
+        return f"seed was {saved.get('seed')!r}, now {now['seed']!r}"
+    return ""
 
 
 def _rounded(param: SpsaParam, value: float) -> float:
@@ -882,14 +904,18 @@ def _engine_config(args: argparse.Namespace) -> Any:
     return parse_engine(words)
 
 
-def _params(args: argparse.Namespace, spin: Mapping[str, tuple[int, int, int]]) -> list[SpsaParam]:
+def _params(
+    args: argparse.Namespace,
+    spin: Mapping[str, tuple[int, int, int]],
+    fixed_options: Sequence[tuple[str, str]],
+) -> list[SpsaParam]:
     real_arg(args.r_end, "--r-end", above=0)
     params = _read_params_file(args.params, args.r_end) if args.params else []
     params += [parse_param(word, spin, r_end=args.r_end) for word in args.param]
     if not params:
         raise ValueError("nothing to tune: give --params FILE or --param NAME[=DEFAULT,MIN,MAX[,C_END]]")
     check_against_engine(params, spin)
-    fixed = {name.lower() for name, _ in args.engine_options}
+    fixed = {name.lower() for name, _ in fixed_options}
     for param in params:
         if param.name.lower() in fixed:
             raise ValueError(
@@ -928,9 +954,12 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         if saved is None:
             raise ValueError(f"no saved run in {quote(str(out))} to plot")
-        params = [SpsaParam(**p) for p in saved["spsa"]["params"]]
-        spsa = Spsa(params, SpsaSettings(**saved["spsa"]["settings"]), seed=saved["spsa"]["seed"])
-        spsa.restore(saved["spsa"])
+        try:
+            params = [SpsaParam(**p) for p in saved["spsa"]["params"]]
+            spsa = Spsa(params, SpsaSettings(**saved["spsa"]["settings"]), seed=saved["spsa"]["seed"])
+            spsa.restore(saved["spsa"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{quote(str(state_path))} is malformed: {brief(err)}") from None
         _write_outputs(spsa, out)
         print(_report(spsa))
         return 0
@@ -938,7 +967,6 @@ def main(args: argparse.Namespace) -> int:
     from camelpy.tools.openings import book_digest, choose, load_openings
 
     config = _engine_config(args)
-    args.engine_options = config.options
     settings = SpsaSettings(
         iterations=args.iterations, pairs=args.pairs, alpha=args.alpha, gamma=args.gamma, a_ratio=args.a_ratio
     )
@@ -948,7 +976,7 @@ def main(args: argparse.Namespace) -> int:
     real_arg(args.hang_timeout, "--hang-timeout", above=0)
     adjudication = adjudication_from_args(args.draw, args.resign, args.maxmoves)
     book = load_openings(args.openings, fmt=args.format, plies=args.plies) if args.openings else []
-    params = _params(args, engine_spin_options(config.command))
+    params = _params(args, engine_spin_options(config.command), config.options)
     spsa = Spsa(params, settings, seed=args.seed)
     run = {
         "engine": config.to_json(),
@@ -1013,6 +1041,8 @@ def main(args: argparse.Namespace) -> int:
 
     if saved is None:
         save()
+    elif not args.quiet and not spsa.done:
+        print(f"resuming at iteration {spsa.iteration + 1}/{settings.iterations}", file=sys.stderr)
     while not spsa.done:
         step = spsa.step(play)
         games.append(dict(last))
