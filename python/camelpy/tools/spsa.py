@@ -901,7 +901,12 @@ def _engine_config(args: argparse.Namespace) -> Any:
         words.append(f"tc={args.tc}")
     if args.nodes is not None:
         words.append(f"nodes={args.nodes}")
-    return parse_engine(words)
+    try:
+        return parse_engine(words)
+    except ValueError as err:
+        if "has no limit" not in str(err):
+            raise
+        raise ValueError(f"{err}; or --tc (8+0.08) or --nodes (5000) for the games of camelpy spsa") from None
 
 
 def _params(
