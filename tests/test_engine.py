@@ -194,6 +194,27 @@ def test_fixed_depth_is_deterministic_across_engines_and_new_game() -> None:
     assert (first.best_move, first.nodes, first.pv) == (other.best_move, other.nodes, other.pv)
 
 
+def test_search_tunables_are_settings_that_change_the_search() -> None:
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    engine = camelpy.Engine()
+    defaults = engine.search_params()
+    assert (defaults["rfp_margin"], defaults["lmr_base"], defaults["lmr_divisor"]) == (75, 75, 225)
+
+    def nodes() -> int:
+        engine.new_game()
+        return engine.search(fen, depth=7).nodes
+
+    before = nodes()
+    for name, value in (("rfp_margin", 150), ("lmr_base", 100), ("nmp_depth_divisor", 2)):
+        engine.set_search_param(name, value)
+        assert engine.search_params()[name] == value
+        assert nodes() != before, name
+        engine.set_search_param(name, defaults[name])
+        assert nodes() == before, name
+    with pytest.raises(ValueError, match="lmr_divisor"):
+        engine.set_search_param("lmr_divisor", 0)
+
+
 def test_multipv_lines_distinct_and_ordered() -> None:
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     result = camelpy.Engine().search(board, depth=7, multipv=4)

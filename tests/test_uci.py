@@ -257,6 +257,11 @@ def test_search_settings_are_spin_options_that_change_the_search() -> None:
     after = nodes(session.run("go depth 7"))
     assert session.run("ucinewgame", "setoption name improving value 0") == []
     assert nodes(session.run("go depth 7")) == before != after
+    # A tunable of the search (a margin) likewise, and its default gives the same search back.
+    assert session.run("ucinewgame", "setoption name rfp_margin value 150") == []
+    assert nodes(session.run("go depth 7")) != before
+    assert session.run("ucinewgame", "setoption name RFP_Margin value 75") == []
+    assert nodes(session.run("go depth 7")) == before
     bad = session.run("setoption name improving value 2")
     assert len(bad) == 1 and bad[0].startswith("info string") and "'improving'" in bad[0]
 

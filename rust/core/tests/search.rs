@@ -300,3 +300,40 @@ fn multipv_is_capped_by_the_legal_moves() {
     let (r, _) = run("7k/8/8/8/8/8/8/K7 b - - 0 1", SearchLimits { multipv: 5, ..depth(4) });
     assert_eq!(r.lines.len(), 3);
 }
+
+/// Every tunable (every setting but the candidates, which are off at 0) changes the search: at its
+/// minimum or its maximum, fixed-depth searches from two positions visit a different number of nodes;
+/// set back to its default, the same searcher (its LMR table rebuilt) visits exactly the default's.
+#[test]
+fn every_search_tunable_changes_the_search_and_its_default_restores_it() {
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // Kiwipete is sharp enough for every margin; the quieter start position has quiet cutoffs deep
+    // enough for the history bonus's cap.
+    let searches = [(KIWIPETE, 9), (STARTPOS, 10)];
+    let mut state = SearchState::new();
+    let mut nodes = |params: SearchParams| -> Vec<u64> {
+        searches
+            .iter()
+            .map(|&(fen, d)| {
+                let mut pos = Position::from_fen(fen, false).unwrap();
+                let tt = TranspositionTable::new(8).expect("a small table");
+                state.clear();
+                let limits = SearchLimits { params, ..depth(d) };
+                let stop = AtomicBool::new(false);
+                search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {}).info.nodes
+            })
+            .collect()
+    };
+    let default = nodes(SearchParams::DEFAULT);
+    for p in SearchParams::all().iter().filter(|p| p.default != 0) {
+        let mut params = SearchParams::DEFAULT;
+        params.set(p.name, p.min).unwrap();
+        let at_min = nodes(params);
+        params.set(p.name, p.max).unwrap();
+        let at_max = nodes(params);
+        assert!(at_min != default || at_max != default, "{} changes nothing ({default:?} nodes)", p.name);
+        params.set(p.name, p.default).unwrap();
+        assert_eq!(nodes(params), default, "{} back at its default", p.name);
+    }
+}

@@ -52,6 +52,8 @@ pub struct SearchState {
     killers: Killers,
     counters: CounterMoves,
     lmr: Box<[[i32; 64]; 64]>,
+    /// The `(lmr_base, lmr_divisor)` that `lmr` was built from.
+    lmr_params: (i32, i32),
     pawns: PawnCache,
     /// The network evaluating for this searcher, with its accumulators (`None`: the classical evaluation).
     nnue: Option<NnueState>,
@@ -105,19 +107,15 @@ pub(crate) struct ThreadOutcome {
 impl SearchState {
     /// Fresh tables.
     pub fn new() -> SearchState {
-        let mut lmr = Box::new([[0; 64]; 64]);
-        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
+        let defaults = SearchParams::DEFAULT;
         SearchState {
             history: ButterflyHistory::new(),
             continuations: ContinuationHistory::new(),
             corrections: CorrectionHistory::new(),
             killers: Killers::new(),
             counters: CounterMoves::new(),
-            lmr,
+            lmr: lmr_table(defaults.lmr_base, defaults.lmr_divisor),
+            lmr_params: (defaults.lmr_base, defaults.lmr_divisor),
             pawns: PawnCache::new(),
             nnue: None,
         }
@@ -143,6 +141,15 @@ impl SearchState {
         }
     }
 
+    /// Makes the LMR table follow `sp` (rebuilt only when its parameters changed since the last
+    /// search, so the move loop reads a table as before).
+    fn follow_params(&mut self, sp: &SearchParams) {
+        if self.lmr_params != (sp.lmr_base, sp.lmr_divisor) {
+            self.lmr = lmr_table(sp.lmr_base, sp.lmr_divisor);
+            self.lmr_params = (sp.lmr_base, sp.lmr_divisor);
+        }
+    }
+
     /// Forgets what was learned (for a new game).
     pub fn clear(&mut self) {
         self.history.clear();
@@ -151,6 +158,19 @@ impl SearchState {
         self.killers.clear();
         self.counters = CounterMoves::new();
     }
+}
+
+/// The late-move reduction for each depth and move number (both below 64):
+/// `base / 100 + ln(depth) * ln(moves) / (divisor / 100)` plies, rounded down.
+fn lmr_table(base: i32, divisor: i32) -> Box<[[i32; 64]; 64]> {
+    let (base, divisor) = (f64::from(base) / 100.0, f64::from(divisor) / 100.0);
+    let mut lmr = Box::new([[0; 64]; 64]);
+    for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (moves, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32;
+        }
+    }
+    lmr
 }
 
 impl Default for SearchState {
@@ -267,6 +287,7 @@ pub(crate) fn search_thread<'a>(
     role: Option<ThreadRole<'a>>,
 ) -> ThreadOutcome {
     state.prepare(eval, pos);
+    state.follow_params(&limits.params);
     let mut searcher = Searcher {
         tt,
         eval,
@@ -454,8 +475,8 @@ impl Searcher<'_> {
         depth: i32,
         last: Value,
     ) -> Option<(Vec<Move>, Value)> {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(last) {
+        let mut delta = self.sp.aspiration_delta;
+        let (mut alpha, mut beta) = if depth >= self.sp.aspiration_min_depth && !is_mate(last) {
             ((last - delta).max(-VALUE_INFINITE), (last + delta).min(VALUE_INFINITE))
         } else {
             (-VALUE_INFINITE, VALUE_INFINITE)
@@ -603,16 +624,23 @@ impl Searcher<'_> {
         if !pv_node && !in_check {
             // Step 5. Reverse futility pruning: far above beta, assume a fail high.
             let rfp_depth = depth - i32::from(improving);
-            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * rfp_depth >= beta && !is_mate(beta) {
+            if depth <= self.sp.rfp_max_depth
+                && static_eval - self.sp.rfp_margin * rfp_depth >= beta
+                && !is_mate(beta)
+            {
                 return static_eval;
             }
 
             // Step 6. Null-move pruning, not after a null move and not in pawn endings (zugzwang).
             let non_pawn =
                 pos.colored(pos.side_to_move()) & !pos.pieces(PieceType::Pawn) & !pos.pieces(PieceType::King);
-            if !cut_null && depth >= NMP_MIN_DEPTH && static_eval >= beta && non_pawn.any() && !is_mate(beta)
+            if !cut_null
+                && depth >= self.sp.nmp_min_depth
+                && static_eval >= beta
+                && non_pawn.any()
+                && !is_mate(beta)
             {
-                let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let reduction = self.sp.nmp_base_reduction + depth / self.sp.nmp_depth_divisor;
                 self.stack[ply as usize].moved = None;
                 self.play_null(pos);
                 let v =
@@ -623,7 +651,7 @@ impl Searcher<'_> {
                 }
                 if v >= beta {
                     let v = if is_mate(v) { beta } else { v };
-                    if depth < NMP_VERIFY_DEPTH {
+                    if depth < self.sp.nmp_verify_depth {
                         return v;
                     }
                     // Verification search without null moves at high depth.
@@ -637,7 +665,7 @@ impl Searcher<'_> {
         }
 
         // Step 7. Internal iterative reduction: no TT move, so ordering is poor; search shallower.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && depth >= self.sp.iir_min_depth {
             depth -= 1;
         }
 
@@ -682,14 +710,14 @@ impl Searcher<'_> {
             let mut quiet_prunable = false;
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY && !in_check {
                 if quiet {
-                    let lmp_count = (LMP_BASE + depth * depth) >> i32::from(not_improving);
-                    let late = depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_count;
-                    let futile = depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                    let lmp_count = (self.sp.lmp_base + depth * depth) >> i32::from(not_improving);
+                    let late = depth <= self.sp.lmp_max_depth && quiets_tried.len() as i32 >= lmp_count;
+                    let futile = depth <= self.sp.futility_max_depth
+                        && static_eval + self.sp.futility_base + self.sp.futility_per_depth * depth <= alpha;
                     quiet_prunable = late || futile;
                 }
-                if depth <= SEE_PRUNE_MAX_DEPTH {
-                    let margin = if quiet { SEE_QUIET_MARGIN } else { SEE_CAPTURE_MARGIN };
+                if depth <= self.sp.see_prune_max_depth {
+                    let margin = if quiet { self.sp.see_quiet_margin } else { self.sp.see_capture_margin };
                     if !pos.see_ge(mv, -margin * depth) {
                         continue;
                     }
@@ -719,7 +747,11 @@ impl Searcher<'_> {
                 -self.negamax(pos, root_moves, new_depth, ply + 1, -beta, -alpha, false)
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && searched > LMR_MIN_MOVES && quiet && !in_check {
+                if depth >= self.sp.lmr_min_depth
+                    && searched > self.sp.lmr_min_moves as usize
+                    && quiet
+                    && !in_check
+                {
                     reduction = self.state.lmr[depth.min(63) as usize][searched.min(63)];
                     reduction -= i32::from(pv_node) + extension;
                     reduction += i32::from(not_improving);
@@ -763,7 +795,7 @@ impl Searcher<'_> {
                     if value >= beta {
                         // Step 13. A cutoff: reward the quiet move, punish the quiets tried before it.
                         if quiet {
-                            let bonus = (depth * depth * 16).min(HISTORY_BONUS_MAX);
+                            let bonus = (depth * depth * 16).min(self.sp.history_bonus_max);
                             self.state.killers.add(ply as usize, mv);
                             for &q in &quiets_tried[..quiets_tried.len() - 1] {
                                 self.state.history.update(us, q, -bonus);
@@ -995,7 +1027,7 @@ impl Searcher<'_> {
                     MoveKind::EnPassant => SEE_VALUES[PieceType::Pawn as usize],
                     _ => pos.piece_on(mv.to()).map_or(0, |p| SEE_VALUES[p.piece_type() as usize]),
                 };
-                if mv.promotion().is_none() && stand_pat + victim + DELTA_MARGIN <= alpha {
+                if mv.promotion().is_none() && stand_pat + victim + self.sp.delta_margin <= alpha {
                     continue;
                 }
             }
@@ -1057,4 +1089,33 @@ fn pawns_of(pos: &Position) -> u64 {
 fn is_capture(pos: &Position, mv: Move) -> bool {
     mv.kind() == MoveKind::EnPassant
         || (!mv.is_castling() && pos.colored(pos.side_to_move().flip()).has(mv.to()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The LMR table in hundredths is the table of the float constants it replaced (0.75, 2.25), and a
+    /// searcher's table follows its parameters, back and forth.
+    #[test]
+    fn lmr_table_follows_the_params() {
+        let table = lmr_table(75, 225);
+        for depth in 1..64 {
+            for moves in 1..64 {
+                let old = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as i32;
+                assert_eq!(table[depth][moves], old, "depth {depth} moves {moves}");
+            }
+        }
+        assert_eq!((table[0][10], table[10][0], table[1][1]), (0, 0, 0));
+        let mut state = SearchState::new();
+        assert_eq!(state.lmr, table);
+        let mut sp = SearchParams::DEFAULT;
+        sp.set("lmr_base", 150).unwrap();
+        sp.set("lmr_divisor", 110).unwrap();
+        state.follow_params(&sp);
+        assert_eq!(state.lmr, lmr_table(150, 110));
+        assert!(state.lmr[20][20] > table[20][20]);
+        state.follow_params(&SearchParams::DEFAULT);
+        assert_eq!(state.lmr, table);
+    }
 }

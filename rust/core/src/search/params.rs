@@ -1,68 +1,9 @@
 //! Every search tunable, named, with the reason it exists. Values are our own round starting points,
-//! to be tuned by games. The constants are fixed at build time; [`SearchParams`] holds those that can
-//! change at run time.
+//! to be tuned by games. The search's tunables are run-time settings ([`SearchParams`], UCI spin options,
+//! so a tuner such as SPSA can move them without rebuilding); the two constants left here are not
+//! strength parameters.
 
 use crate::eval::{check_param, ParamInfo, SetParamError};
-
-/// Half-width of the first aspiration window around the previous iteration's score (cp): most
-/// iterations land within a quarter pawn of the last.
-pub const ASPIRATION_DELTA: i32 = 25;
-/// Aspiration windows start from this depth; shallow scores are too unstable to bracket.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-
-/// Reverse futility (static null move) pruning applies up to this depth: deeper, a static margin says
-/// too little.
-pub const RFP_MAX_DEPTH: i32 = 8;
-/// Reverse futility margin per ply of depth (cp): how far above beta the static eval must be.
-pub const RFP_MARGIN: i32 = 75;
-
-/// Null-move pruning needs at least this depth: shallower, the reduced search is nearly free anyway.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// Base null-move reduction in plies.
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// One more ply of null-move reduction per this many plies of depth.
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// From this depth a null-move cutoff is verified by a reduced normal search (zugzwang safety).
-pub const NMP_VERIFY_DEPTH: i32 = 12;
-
-/// Internal iterative reduction: without a TT move, nodes at least this deep are searched one ply
-/// shallower (the move ordering is guesswork there anyway).
-pub const IIR_MIN_DEPTH: i32 = 4;
-
-/// Futility pruning of quiet moves applies up to this depth.
-pub const FUTILITY_MAX_DEPTH: i32 = 6;
-/// Futility margin: base (cp) ...
-pub const FUTILITY_BASE: i32 = 100;
-/// ... plus this per ply of depth: a quiet move is unlikely to gain more.
-pub const FUTILITY_PER_DEPTH: i32 = 90;
-
-/// Late-move pruning applies up to this depth.
-pub const LMP_MAX_DEPTH: i32 = 8;
-/// Late-move pruning: after `LMP_BASE + depth * depth` quiet moves, the rest are skipped.
-pub const LMP_BASE: i32 = 3;
-
-/// SEE pruning of quiet moves: skip if they lose more than this per ply of depth (cp).
-pub const SEE_QUIET_MARGIN: i32 = 60;
-/// SEE pruning of captures: skip if they lose more than this per ply of depth (cp).
-pub const SEE_CAPTURE_MARGIN: i32 = 100;
-/// SEE pruning applies up to this depth.
-pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-
-/// Late-move reductions apply from this depth ...
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// ... to moves after this many have been searched.
-pub const LMR_MIN_MOVES: usize = 2;
-/// Late-move reduction table: `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies.
-pub const LMR_BASE: f64 = 0.75;
-/// See [`LMR_BASE`].
-pub const LMR_DIVISOR: f64 = 2.25;
-
-/// Quiescence delta pruning: a capture that cannot lift the score within this margin of alpha, even
-/// winning its victim outright, is skipped (cp).
-pub const DELTA_MARGIN: i32 = 200;
-
-/// History bonus for a cutoff move: `depth * depth` scaled, capped so deep nodes do not swamp the table.
-pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
 /// Nodes between two looks at the clock (a cheap counter check; ~0.1 ms at our speed).
 pub const TIME_CHECK_NODES: u64 = 1_024;
@@ -75,10 +16,11 @@ pub const CURRMOVE_DELAY_MS: u64 = 3_000;
 macro_rules! search_params {
     ( $( #[doc = $doc:literal] $name:ident: $default:expr, [$min:expr, $max:expr]; )* ) => {
         /// The search settings a user or a tuner may change at run time, without recompiling (UCI spin
-        /// options, `Engine.set_search_param`). A candidate change to the search enters here with a
-        /// default that leaves the search exactly as it was (so `bench` keeps its count), is tested by
-        /// an SPRT against that default with the same build, and on passing becomes the default
-        /// (`docs/strength.md`).
+        /// options, `Engine.set_search_param`): first the search's tunables (margins, depths,
+        /// reductions; what SPSA tunes), then the candidate changes. A candidate change to the search
+        /// enters here with a default that leaves the search exactly as it was (so `bench` keeps its
+        /// count), is tested by an SPRT against that default with the same build, and on passing
+        /// becomes the default (`docs/strength.md`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub struct SearchParams {
             $( #[doc = $doc] pub $name: i32, )*
@@ -110,7 +52,57 @@ macro_rules! search_params {
     };
 }
 
+// Each tunable's range is roughly half to twice its default (room for SPSA), never a value that makes
+// no sense (a zero divisor, an aspiration window that cannot widen, LMR at depth 1 with nothing to
+// reduce). The float LMR constants are in hundredths.
 search_params! {
+    /// Half-width of the first aspiration window around the previous iteration's score (cp): most iterations land within a quarter pawn of the last.
+    aspiration_delta: 25, [10, 50];
+    /// Aspiration windows start from this depth; shallow scores are too unstable to bracket.
+    aspiration_min_depth: 4, [2, 8];
+    /// Reverse futility (static null move) pruning applies up to this depth: deeper, a static margin says too little.
+    rfp_max_depth: 8, [4, 16];
+    /// Reverse futility margin per ply of depth (cp): how far above beta the static eval must be.
+    rfp_margin: 75, [35, 150];
+    /// Null-move pruning needs at least this depth: shallower, the reduced search is nearly free anyway.
+    nmp_min_depth: 3, [2, 6];
+    /// Base null-move reduction in plies.
+    nmp_base_reduction: 3, [1, 6];
+    /// One more ply of null-move reduction per this many plies of depth.
+    nmp_depth_divisor: 4, [2, 8];
+    /// From this depth a null-move cutoff is verified by a reduced normal search (zugzwang safety).
+    nmp_verify_depth: 12, [6, 24];
+    /// Internal iterative reduction: without a TT move, nodes at least this deep are searched one ply shallower (the move ordering is guesswork there anyway).
+    iir_min_depth: 4, [2, 8];
+    /// Futility pruning of quiet moves applies up to this depth.
+    futility_max_depth: 6, [3, 12];
+    /// Futility margin: this base (cp) plus `futility_per_depth` per ply of depth; a quiet move is unlikely to gain more.
+    futility_base: 100, [50, 200];
+    /// Futility margin per ply of depth (cp), on top of `futility_base`.
+    futility_per_depth: 90, [45, 180];
+    /// Late-move pruning applies up to this depth.
+    lmp_max_depth: 8, [4, 16];
+    /// Late-move pruning: after `lmp_base + depth * depth` quiet moves, the rest are skipped.
+    lmp_base: 3, [1, 6];
+    /// SEE pruning of quiet moves: skip if they lose more than this per ply of depth (cp).
+    see_quiet_margin: 60, [30, 120];
+    /// SEE pruning of captures: skip if they lose more than this per ply of depth (cp).
+    see_capture_margin: 100, [50, 200];
+    /// SEE pruning applies up to this depth.
+    see_prune_max_depth: 8, [4, 16];
+    /// Late-move reductions apply from this depth (at least 2, so that a reduced search keeps a ply).
+    lmr_min_depth: 3, [2, 6];
+    /// Late-move reductions apply to moves after this many have been searched.
+    lmr_min_moves: 2, [1, 4];
+    /// Late-move reduction table: `lmr_base / 100 + ln(depth) * ln(moves) / (lmr_divisor / 100)` plies, rounded down (the base in hundredths of a ply).
+    lmr_base: 75, [35, 150];
+    /// Divisor of the late-move reduction table's log term, in hundredths (see `lmr_base`).
+    lmr_divisor: 225, [110, 450];
+    /// Quiescence delta pruning: a capture that cannot lift the score within this margin of alpha, even winning its victim outright, is skipped (cp).
+    delta_margin: 200, [100, 400];
+    /// History bonus for a cutoff move: `depth * depth` scaled, capped so deep nodes do not swamp the table.
+    history_bonus_max: 1_600, [800, 3_200];
+    // The candidate changes, off (or neutral) at their defaults until they pass an SPRT.
     /// Continuation history (0 off, 1 on): quiet moves are also ordered by how they fared after the same piece-to of the previous move and of our own move before it.
     cont_hist: 0, [0, 1];
     /// Late-move reductions shrink by a quiet move's history score over this (0: no history term): a move that often refuted similar positions deserves a deeper look.
