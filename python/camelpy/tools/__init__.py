@@ -5,7 +5,8 @@ SPRT (:mod:`~camelpy.tools.match`, with :mod:`~camelpy.tools.stats`), tournament
 (:mod:`~camelpy.tools.epd`), self-play training data (:mod:`~camelpy.tools.datagen`, over
 :mod:`camelpy.data`), Polyglot opening books (:mod:`~camelpy.tools.book`), endgame tablebases
 (:mod:`~camelpy.tools.tb`, over :mod:`camelpy.tablebase`), the evaluation tuner
-(:mod:`~camelpy.tools.tune`), MiniChess's file-protocol runner and players
+(:mod:`~camelpy.tools.tune`), the SPSA tuner of engine settings over matches
+(:mod:`~camelpy.tools.spsa`), MiniChess's file-protocol runner and players
 (:mod:`~camelpy.tools.minichess`, over :mod:`camelpy.minichess`), and Leiserchess's protocol engine
 and match referee (:mod:`~camelpy.tools.leiserchess`, :mod:`~camelpy.tools.leiserchess_match`, over
 :mod:`camelpy.leiserchess`). Each is also a Python API. ``camelpy gui``, the browser application to play,
