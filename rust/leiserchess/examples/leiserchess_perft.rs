@@ -1,4 +1,4 @@
-//! `cargo run --release -p camelpy-leiserchess --example perft -- <depth> [fen] [--2018] [--divide]`:
+//! `cargo run --release -p camelpy-leiserchess --example leiserchess_perft -- <depth> [fen] [--2018] [--divide]`:
 //! perft from the start position (or `fen`) with its time and leaves per second.
 
 use std::time::Instant;

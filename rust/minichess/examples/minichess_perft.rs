@@ -1,5 +1,5 @@
 //! Release-built MiniChess perft timing:
-//! `cargo run --release -p camelpy-minichess --example perft -- <depth> [text] [--divide]`, where `text`
+//! `cargo run --release -p camelpy-minichess --example minichess_perft -- <depth> [text] [--divide]`, where `text`
 //! is the one-line form (default: the start). Prints the leaf count and leaves per second.
 
 use std::{process::ExitCode, time::Instant};

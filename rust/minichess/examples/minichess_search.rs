@@ -1,5 +1,5 @@
 //! Searches a MiniChess position and prints each finished iteration:
-//! `cargo run --release -p camelpy-minichess --example search -- [seconds] [text]`.
+//! `cargo run --release -p camelpy-minichess --example minichess_search -- [seconds] [text]`.
 
 use std::{sync::atomic::AtomicBool, time::Duration};
 
