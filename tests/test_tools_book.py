@@ -300,7 +300,10 @@ def test_cli_build_and_show(pgn: Path, tmp_path: Path, capsys: pytest.CaptureFix
             ["build", "{missing}", "--out", "{out}"],
             "error: cannot read PGN '{missing}': No such file or directory",
         ),
-        (["build", "{tmp}", "--out", "{out}"], "error: cannot read PGN '{tmp}': Is a directory"),
+        (
+            ["build", "{tmp}", "--out", "{out}"],
+            "error: cannot read PGN '{tmp}': it is not a regular file (a directory)",
+        ),
         (["build", "{pgn}"], "error: no book to write: give --out, --white or --black"),
         (
             ["build", "{pgn}", "--white", ""],

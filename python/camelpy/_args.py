@@ -29,13 +29,14 @@ ValueError: elo must be a finite number, got nan
 
 from __future__ import annotations
 
+import errno
 import math
 import numbers
 import operator
 import os
 import shlex
-from collections.abc import Collection, Iterable
-from pathlib import Path
+import stat
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any, cast
 
 from camelpy._quote import quote
@@ -43,12 +44,16 @@ from camelpy._quote import quote
 __all__ = [
     "at",
     "brief",
+    "check_file",
     "choice_arg",
     "int_arg",
     "items_arg",
     "opt_int_arg",
+    "open_regular",
     "opt_str_arg",
     "path_arg",
+    "read_bytes",
+    "read_lines",
     "read_text",
     "real_arg",
     "shown",
@@ -247,24 +252,176 @@ def path_arg(value: object, name: str) -> str:
     return path
 
 
-def read_text(value: object, name: str, what: str) -> str:
-    """The UTF-8 text of the file at the path *value* (the argument called *name*), read as *what*.
+def _kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, words in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISLNK, "a symbolic link"),
+    ):
+        if test(mode):
+            return words
+    return "not a plain file"
 
-    >>> read_text("/nonexistent/suite.epd", "path", "EPD suite")
+
+def _article(what: str) -> str:
+    return "an" if what[:1].lower() in "aeiou" else "a"
+
+
+def _refuse(what: str, path: str, reason: str, verb: str = "read") -> ValueError:
+    return ValueError(f"cannot {verb} {what} {quote(path)}: {reason}")
+
+
+def check_file(value: object, name: str, what: str, *, limit: int | None, verb: str = "read") -> str:
+    """The path *value* (the argument called *name*), checked without opening it to be a regular file
+    (not a directory, a named pipe or a device such as ``/dev/zero``) of at most *limit* bytes
+    (``None``: any size, for a reader that streams or maps the file), read as *what*. Messages say
+    ``cannot VERB WHAT 'PATH': WHY`` (*verb*: ``read``, or the caller's word).
+
+    >>> check_file("/dev/zero", "path", "Polyglot book", limit=1 << 20)
     Traceback (most recent call last):
     ...
-    ValueError: cannot read EPD suite '/nonexistent/suite.epd': No such file or directory
+    ValueError: cannot read Polyglot book '/dev/zero': it is not a regular file (a character device)
 
-    :raises: :exc:`TypeError` for a value that is not a path, :exc:`ValueError` naming the path for one
-        that cannot be read (missing, a directory, not UTF-8, empty, holding NUL).
+    :raises: :exc:`TypeError` for a value that is not a path, :exc:`ValueError` quoting the path for a
+        file that is missing, not a regular file, or larger than *limit*.
     """
     path = path_arg(value, name)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        info = os.stat(path)
     except OSError as err:
-        raise ValueError(f"cannot read {what} {quote(path)}: {err.strerror or brief(err)}") from None
+        raise _refuse(what, path, err.strerror or brief(err), verb) from None
+    except ValueError as err:  # a path the platform cannot name
+        raise _refuse(what, path, brief(err), verb) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _refuse(what, path, f"it is not a regular file ({_kind_of(info.st_mode)})", verb)
+    if limit is not None and info.st_size > limit:
+        sizes = f"it is {info.st_size} bytes; at most {limit} are read as {_article(what)} {what}"
+        raise _refuse(what, path, sizes, verb)
+    return path
+
+
+def open_regular(path: str, *, follow: bool = True) -> int:
+    """A read-only file descriptor for *path*, opened without blocking (a named pipe put there after a
+    check does not hang the open) and, unless *follow*, without following a symbolic link; then checked
+    with :func:`os.fstat` to be a regular file. The caller closes it.
+
+    :raises: :exc:`OSError` when it cannot be opened or is not a regular file (``EINVAL``, its
+        ``strerror`` saying what it is).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"it is not a regular file ({_kind_of(mode)})", path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bytes(value: object, name: str, what: str, *, limit: int, verb: str = "read") -> bytes:
+    """The bytes of the file at the path *value* (the argument called *name*), read as *what*: checked
+    first (:func:`check_file`: a regular file of at most *limit* bytes), then opened without blocking
+    and read up to *limit* + 1 bytes, so that a file that grows meanwhile is still refused, not read
+    whole.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "big.bin")
+    >>> with open(path, "wb") as f:
+    ...     _ = f.write(bytes(100))
+    >>> len(read_bytes(path, "path", "book", limit=100))
+    100
+    >>> read_bytes(path, "path", "book", limit=64)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot read book '...big.bin': it is 100 bytes; at most 64 are read as a book
+
+    :raises: :exc:`TypeError` for a value that is not a path, :exc:`ValueError` quoting the path for one
+        that is missing, not a regular file, larger than *limit* or unreadable.
+    """
+    path = check_file(value, name, what, limit=limit, verb=verb)
+    try:
+        fd = open_regular(path)
+        with os.fdopen(fd, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        raise _refuse(what, path, err.strerror or brief(err), verb) from None
+    if len(data) > limit:
+        raise _refuse(what, path, f"it grew beyond {limit} bytes while being read", verb)
+    return data
+
+
+def read_text(value: object, name: str, what: str, *, limit: int) -> str:
+    """The UTF-8 text of the file at the path *value* (the argument called *name*), read as *what* by
+    :func:`read_bytes` (a regular file of at most *limit* bytes).
+
+    >>> read_text("/nonexistent/suite.epd", "path", "EPD suite", limit=1 << 20)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot read EPD suite '/nonexistent/suite.epd': No such file or directory
+    >>> read_text("/", "path", "EPD suite", limit=1 << 20)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot read EPD suite '/': it is not a regular file (a directory)
+
+    :raises: :exc:`TypeError` for a value that is not a path, :exc:`ValueError` quoting the path for one
+        that cannot be read (missing, not a regular file, larger than *limit*, not UTF-8).
+    """
+    data = read_bytes(value, name, what, limit=limit)
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ValueError(f"cannot read {what} {quote(path)}: not UTF-8 text ({brief(err)})") from None
+        path = path_arg(value, name)
+        raise _refuse(what, path, f"not UTF-8 text ({brief(err)})") from None
+
+
+def read_lines(value: object, name: str, what: str, *, limit: int) -> Iterator[str]:
+    """The lines (with their line ends) of the UTF-8 text file at the path *value*, read as *what* one
+    at a time, for a reader that streams: the file is checked (:func:`check_file`) and opened, without
+    blocking, before this returns, and reading past *limit* bytes (a file that grows) raises.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("a\\nb\\n")
+    >>> list(read_lines(path, "path", "data file", limit=100))
+    ['a\\n', 'b\\n']
+
+    :raises: :exc:`TypeError` for a value that is not a path, :exc:`ValueError` quoting the path for one
+        that is missing, not a regular file or larger than *limit* (at once), and, while reading, for
+        one that is not UTF-8 or grows beyond *limit*.
+    """
+    path = check_file(value, name, what, limit=limit)
+    try:
+        fd = open_regular(path)
+    except OSError as err:
+        raise _refuse(what, path, err.strerror or brief(err)) from None
+    return _lines(fd, path, what, limit)
+
+
+def _lines(fd: int, path: str, what: str, limit: int) -> Iterator[str]:
+    with os.fdopen(fd, "rb") as f:
+        total = 0
+        number = 0
+        while True:
+            raw = f.readline(limit - total + 1)
+            if not raw:
+                return
+            number += 1
+            total += len(raw)
+            if total > limit:
+                raise _refuse(what, path, f"it grew beyond {limit} bytes while being read")
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise _refuse(what, path, f"line {number} is not UTF-8 text ({brief(err)})") from None
 
 
 def split_command(value: object, name: str) -> list[str]:

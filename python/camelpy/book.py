@@ -31,11 +31,12 @@ from types import TracebackType
 import chess
 import chess.polyglot
 
-from camelpy._args import brief, int_arg, items_arg, opt_int_arg, path_arg, shown
+from camelpy._args import brief, check_file, int_arg, items_arg, opt_int_arg, path_arg, read_bytes, shown
 from camelpy._polyglot_random import CASTLING, EN_PASSANT, RANDOM64, TURN
 from camelpy._quote import quote
 
 __all__ = [
+    "MAX_BOOK_BYTES",
     "MAX_WEIGHT",
     "Book",
     "InvalidBookError",
@@ -52,6 +53,10 @@ MAX_WEIGHT = 0xFFFF
 
 ENTRY_SIZE = 16
 """Bytes per Polyglot entry: key u64, move u16, weight u16, learn u32, big-endian."""
+
+MAX_BOOK_BYTES = 256 << 20
+"""Largest book :func:`read_entries` reads whole (256 MiB, 16 M entries): the biggest published books
+are under 200 MB, and every entry becomes a Python tuple (some 100 bytes each)."""
 
 _ENTRY = struct.Struct(">QHHI")
 
@@ -89,9 +94,11 @@ class Book:
             raise InvalidBookError(f"cannot open book {quote(os.fspath(path))}: not a file name") from None
         opt_int_arg(seed, "seed", None)
         try:
-            if not os.path.isfile(self.path):
-                what = "Is a directory" if os.path.isdir(self.path) else "No such file or directory"
-                raise InvalidBookError(f"cannot open book {quote(self.path)}: {what}")
+            # A regular file, checked before it is opened (python-chess maps it, so any size is fine).
+            check_file(self.path, "path", "book", limit=None, verb="open")
+        except ValueError as err:
+            raise InvalidBookError(str(err)) from None
+        try:
             size = os.path.getsize(self.path)
             if size == 0 or size % ENTRY_SIZE:
                 raise InvalidBookError(
@@ -254,14 +261,14 @@ def read_entries(path: str | os.PathLike[str]) -> list[tuple[int, int, int, int]
     >>> [(hex(key), raw, weight) for key, raw, weight, _ in read_entries(path)]
     [('0x463b96181691fc9c', 731, 5)]
 
-    :raises: :exc:`InvalidBookError` for a file that cannot be read or is not a whole number of entries.
+    :raises: :exc:`InvalidBookError` for a file that cannot be read, is not a regular file, is larger than
+        :data:`MAX_BOOK_BYTES` or is not a whole number of entries.
     """
     target = path_arg(path, "path")
     try:
-        with open(target, "rb") as f:
-            data = f.read()
-    except OSError as err:
-        raise InvalidBookError(f"cannot open book {quote(target)}: {err.strerror or brief(err)}") from None
+        data = read_bytes(target, "path", "book", limit=MAX_BOOK_BYTES, verb="open")
+    except ValueError as err:
+        raise InvalidBookError(str(err)) from None
     if len(data) % ENTRY_SIZE:
         raise InvalidBookError(
             f"not a polyglot book (size {len(data)} is not a multiple of {ENTRY_SIZE}): {quote(target)}"

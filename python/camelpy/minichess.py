@@ -68,6 +68,7 @@ __all__ = [
     "BLACK",
     "COLS",
     "MAX_PLIES",
+    "MAX_STATE_BYTES",
     "ROWS",
     "STARTING_STATE",
     "STARTING_TEXT",
@@ -108,6 +109,9 @@ STARTING_TEXT: str = _core.MINICHESS_START
 """The start in the one-line form."""
 STARTING_STATE: str = _core.MiniBoard().state()
 """The start as the course's ``state`` file."""
+MAX_STATE_BYTES = 4096
+"""Largest ``state`` file read: the format is 13 short lines (about 120 bytes), so anything much
+bigger is not one (and a player must not spend its time reading a huge file)."""
 
 _MOVE_SYNTAX = "expected 'from_row from_col to_row to_col' on the 6x5 board"
 
@@ -259,10 +263,11 @@ class Board:
     def read_state(cls, path: str | os.PathLike[str], ply: int = 0) -> Board:
         """The board of the ``state`` file at *path* (see :meth:`from_state`).
 
-        :raises: :exc:`ValueError` naming the path for a file that cannot be read, and as
+        :raises: :exc:`ValueError` naming the path for a file that cannot be read, is not a regular
+            file (a directory, a named pipe, a device) or is larger than :data:`MAX_STATE_BYTES`, and as
             :meth:`from_state`.
         """
-        return cls.from_state(read_text(path, "path", "state file"), ply)
+        return cls.from_state(read_text(path, "path", "state file", limit=MAX_STATE_BYTES), ply)
 
     def state(self) -> str:
         """The course's ``state`` file text (no ply count; ends with a newline).

@@ -18,9 +18,13 @@ import json
 from collections.abc import Mapping
 from typing import Protocol
 
+from camelpy._args import read_text
 from camelpy._quote import quote
 
-__all__ = ["ParamTable", "apply_params", "read_params_file"]
+__all__ = ["MAX_PARAMS_BYTES", "ParamTable", "apply_params", "read_params_file"]
+
+MAX_PARAMS_BYTES = 1 << 20
+"""Largest weights file read (1 MiB): the engine has some hundreds of weights, a few kilobytes of JSON."""
 
 
 class ParamTable(Protocol):
@@ -37,12 +41,10 @@ def read_params_file(path: str) -> dict[str, int]:
     :raises: :exc:`ValueError` naming the file for one that cannot be read, is not JSON, or is not an
         object of integers.
     """
+    text = read_text(path, "path", "weights file", limit=MAX_PARAMS_BYTES)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as err:
-        raise ValueError(f"cannot read weights file {quote(path)}: {err.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
         raise ValueError(f"weights file {quote(path)} is not JSON: {err}") from None
     if not isinstance(data, dict):
         raise ValueError(f"weights file {quote(path)} must hold a JSON object of weight names to integers")

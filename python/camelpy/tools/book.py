@@ -65,7 +65,17 @@ import chess.engine
 import chess.pgn
 
 from camelpy import _core
-from camelpy._args import brief, int_arg, items_arg, opt_int_arg, path_arg, shown, str_arg
+from camelpy._args import (
+    brief,
+    check_file,
+    int_arg,
+    items_arg,
+    open_regular,
+    opt_int_arg,
+    path_arg,
+    shown,
+    str_arg,
+)
 from camelpy._quote import quote
 from camelpy.batch import analyse_many
 from camelpy.book import Book, polyglot_key, raw_move, read_entries, write_entries
@@ -223,10 +233,8 @@ def _check_progress(progress: object) -> None:
 
 
 def _check_pgn(path: object) -> str:
-    name = path_arg(path, "pgn file")
-    if not os.path.isfile(name):
-        what = "Is a directory" if os.path.isdir(name) else "No such file or directory"
-        raise ValueError(f"cannot read PGN {quote(name)}: {what}")
+    # Any size (a PGN is read game by game), but a regular file: not a directory, pipe or device.
+    name = check_file(path, "pgn file", "PGN", limit=None)
     if not os.access(name, os.R_OK):
         raise ValueError(f"cannot read PGN {quote(name)}: Permission denied")
     return name
@@ -326,7 +334,7 @@ def build_book(
     visitor = _GameVisitor(points, min_elo, max_ply)
     try:
         for name in files:
-            with open(name, "rb") as raw:
+            with os.fdopen(open_regular(name), "rb") as raw:
                 text = io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace")
                 number = 0
                 while True:

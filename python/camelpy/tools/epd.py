@@ -38,6 +38,10 @@ from camelpy._quote import quote
 
 __all__ = ["EpdPosition", "PositionResult", "SuiteResult", "parse_epd_lines", "read_epd", "run_epd"]
 
+MAX_EPD_BYTES = 64 << 20
+"""Largest EPD suite read (64 MiB, about a million positions): test suites are kilobytes, and each
+position is searched, so a bigger file is not a suite anyone runs."""
+
 
 @dataclasses.dataclass(frozen=True)
 class EpdPosition:
@@ -122,7 +126,7 @@ def read_epd(path: str | Path) -> list[EpdPosition]:
 
     :raises: :exc:`ValueError` for an unreadable file or a bad line.
     """
-    text = read_text(path, "path", "EPD suite")
+    text = read_text(path, "path", "EPD suite", limit=MAX_EPD_BYTES)
     return parse_epd_lines(text.splitlines(), str(path))
 
 

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from camelpy._args import int_arg, path_arg
+from camelpy._args import int_arg, path_arg, read_text
 from camelpy._quote import quote
 from camelpy.leiserchess import RULES, Board, Move, Searcher
 
@@ -53,6 +53,9 @@ BOOK_HASH_MB = 16
 """Each builder thread's table (a depth-8 search of an opening position fits many times over)."""
 MAX_BOOK_PLIES = 12
 """The deepest book accepted (65^6 positions is far beyond any build)."""
+MAX_BOOK_BYTES = 64 << 20
+"""Largest book file read (64 MiB, some 800,000 entries of 80 bytes): a 6-ply book for one side is
+about 65^3 = 275,000 positions, and every entry's position and move are checked as it is read."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,8 +89,12 @@ class LeiserBook:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> LeiserBook:
-        """Reads a book file (see the module), checking every entry's position and move."""
-        text = Path(path_arg(path, "path")).read_text(encoding="utf-8")
+        """Reads a book file (see the module), checking every entry's position and move.
+
+        :raises: :exc:`ValueError` quoting the path for a file that is missing, not a regular file,
+            larger than :data:`MAX_BOOK_BYTES` or not UTF-8, or a line that is not an entry.
+        """
+        text = read_text(path, "path", "Leiserchess book", limit=MAX_BOOK_BYTES)
         lines = text.splitlines()
         if not lines or not lines[0].startswith(HEADER):
             first = lines[0] if lines else ""

@@ -33,7 +33,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from camelpy._args import int_arg, path_arg
+from camelpy._args import int_arg, path_arg, read_text
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 from camelpy.tools import stats
 from camelpy.tools.engines import EngineConfig, parse_engine
@@ -50,6 +50,8 @@ __all__ = [
     "summary_text",
 ]
 
+MAX_LOG_BYTES = 1 << 30
+"""Largest ``games.jsonl`` resumed (1 GiB, far beyond a million games): the log is read whole."""
 JSONL_VERSION = 1
 """Format version in the header line of ``games.jsonl``."""
 STARTUP_SECONDS = 20.0
@@ -320,11 +322,10 @@ def _settings(engines: tuple[EngineConfig, ...], args: dict[str, Any]) -> dict[s
     return {"engines": [e.to_json() for e in engines], **args}
 
 
-def _read_log(path: Path, settings: dict[str, Any]) -> list[GameResult]:
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    if not lines:
+def _read_log(path: Path, text: str, settings: dict[str, Any]) -> list[GameResult]:
+    """The games of the log *path* whose *text* is given (``""``: none yet)."""
+    lines = text.splitlines()
+    if not text.strip():
         return []
     header = json.loads(lines[0])
     if header.get("version") != JSONL_VERSION or header.get("settings") != settings:
@@ -367,8 +368,9 @@ def run_pairs(
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         log = folder / "games.jsonl"
-        done = _read_log(log, settings)
-        if not log.exists() or not log.read_text(encoding="utf-8").strip():
+        text = read_text(log, "out", "games log", limit=MAX_LOG_BYTES) if log.exists() else ""
+        done = _read_log(log, text, settings)
+        if not text.strip():
             header = json.dumps({"version": JSONL_VERSION, "settings": settings})
             log.write_text(header + "\n", encoding="utf-8")
     finished = {(g.pair, g.game) for g in done}

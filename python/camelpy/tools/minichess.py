@@ -64,7 +64,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from camelpy._args import brief, int_arg, path_arg, real_arg, split_command
+from camelpy._args import brief, int_arg, path_arg, read_text, real_arg, split_command
 from camelpy._quote import quote
 from camelpy.errors import IllegalMoveError, InvalidMoveError
 from camelpy.minichess import (
@@ -114,6 +114,12 @@ PLAYER_MARGIN = 0.3
 development machine) and the last write, so that it exits by itself before the runner kills it."""
 LOG = "player.log"
 """Where a player's standard output and error go, in its working directory."""
+MAX_MEMORY_BYTES = 4096
+"""Largest memory file camelpy's player reads: it holds one one-line board (some 40 bytes)."""
+MAX_WEIGHTS_BYTES = 1 << 20
+"""Largest weights file read (1 MiB): the player has a dozen weights, a few hundred bytes of JSON."""
+MAX_LOG_BYTES = 256 << 20
+"""Largest ``games.jsonl`` a match resumes (256 MiB, some 300,000 games): it is read whole."""
 
 _COLOR_NAMES = {True: "White", False: "Black"}
 
@@ -329,7 +335,8 @@ def play_match(
         folder.mkdir(parents=True, exist_ok=True)
         log = folder / "games.jsonl"
         if log.exists():
-            for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+            text = read_text(log, "out", "games log", limit=MAX_LOG_BYTES)
+            for number, line in enumerate(text.splitlines(), 1):
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError:
@@ -405,9 +412,10 @@ def read_weights(path: str | os.PathLike[str]) -> dict[str, int]:
     """Evaluation weights from a JSON file of ``{"name": value, ...}`` (``camelpy minichess tune``'s
     ``weights.json``).
 
-    :raises: :exc:`OSError` if unreadable, :exc:`ValueError` for a file that is not such an object.
+    :raises: :exc:`ValueError` quoting the path for a file that cannot be read, is not a regular file,
+        is larger than :data:`MAX_WEIGHTS_BYTES` or is not such an object.
     """
-    text = Path(path_arg(path, "weights")).read_text(encoding="utf-8")
+    text = read_text(path, "weights", "weights file", limit=MAX_WEIGHTS_BYTES)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -606,8 +614,8 @@ def _player(args: argparse.Namespace) -> int:
         ply = int_arg(args.ply, "--ply", 0, 10_000)
     else:
         try:
-            memory: str | None = Path(MEMORY).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            memory: str | None = read_text(MEMORY, "memory", "memory file", limit=MAX_MEMORY_BYTES)
+        except ValueError:  # none yet, or not a file this player wrote: a new game
             memory = None
         ply = player_ply(state, memory)
     board = Board.from_state(state.state(), ply)

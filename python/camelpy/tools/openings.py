@@ -40,6 +40,10 @@ MAX_PAIRS = 1_000_000
 """Most game pairs one schedule may ask for: two million games, beyond any local run (a match or
 tournament lists its games up front, some 300 bytes each)."""
 
+MAX_OPENINGS_BYTES = 256 << 20
+"""Largest openings file read (256 MiB): the biggest published EPD books (a few million positions,
+some 60 bytes each) fit, and a book is held in memory whole."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Opening:
@@ -143,7 +147,7 @@ def load_openings(path: str | Path, *, fmt: str | None = None, plies: int | None
     if fmt is not None:
         choice_arg(fmt, "opening format", ("epd", "pgn"))
     opt_int_arg(plies, "plies", 0)
-    text = read_text(path, "path", "openings")
+    text = read_text(path, "path", "openings", limit=MAX_OPENINGS_BYTES)
     path = Path(path)
     kind = fmt or ("pgn" if path.suffix.lower() == ".pgn" else "epd")
     book = (

@@ -34,6 +34,10 @@ DEFAULT_MAX_NODES = 1_000_000
 REFERENCE_DIVIDE_CAP = 2_000_000
 """Leaves up to which python-chess recounts a wrong position's divide (about 10 s of pure Python)."""
 
+MAX_SUITE_BYTES = 16 << 20
+"""Largest perft suite file read (16 MiB): the standard suites are a few kilobytes, and every line is
+checked by python-chess as it is read."""
+
 
 @dataclasses.dataclass(frozen=True)
 class PerftCase:
@@ -140,7 +144,7 @@ def read_suite(path: str | Path, *, chess960: bool | None = None) -> list[PerftC
 
     :raises: :exc:`ValueError` for an unreadable file or a bad line.
     """
-    lines = read_text(path, "path", "perft suite").splitlines()
+    lines = read_text(path, "path", "perft suite", limit=MAX_SUITE_BYTES).splitlines()
     path = Path(path)
     mode = path.stem.endswith("fischer") if chess960 is None else chess960
     return [

@@ -15,13 +15,14 @@ import contextlib
 import dataclasses
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from camelpy import cluster
-from camelpy._args import brief, int_arg, items_arg, path_arg, real_arg, shown, str_arg
+from camelpy._args import brief, int_arg, items_arg, path_arg, read_text, real_arg, shown, str_arg
 from camelpy._quote import quote
 from camelpy.tools.engines import EngineConfig, UciPlayer
 from camelpy.tools.events import Observer
@@ -32,6 +33,10 @@ __all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_schedule"]
 
 JSONL_VERSION = 1
 """Format version written in the header line of ``games.jsonl``."""
+
+MAX_LOG_BYTES = 1 << 30
+"""Largest ``games.jsonl`` resumed (1 GiB, about a million games at 1 KB each): a run's log is read
+whole, so a file beyond any real run is refused rather than read."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,8 +122,10 @@ class GameLog:
     def _open(self) -> list[GameRecord]:
         self.dir.mkdir(parents=True, exist_ok=True)
         records: list[GameRecord] = []
-        if self.jsonl.exists() and self.jsonl.stat().st_size > 0:
-            lines = self.jsonl.read_text(encoding="utf-8").splitlines()
+        # Checked and read whenever there is anything by that name: a pipe or a device is refused.
+        text = read_text(self.jsonl, "out", "games log", limit=MAX_LOG_BYTES) if _named(self.jsonl) else ""
+        if text:
+            lines = text.splitlines()
             try:
                 header = json.loads(lines[0])
             except json.JSONDecodeError:
@@ -151,6 +158,11 @@ class GameLog:
             f.write(json.dumps(record.to_json()) + "\n")
         with self.pgn.open("a", encoding="utf-8") as f:
             f.write(record.to_pgn(event=self.event) + "\n\n")
+
+
+def _named(path: Path) -> bool:
+    """Whether anything is at *path* (a broken link too)."""
+    return os.path.lexists(path)
 
 
 class Progress:

@@ -28,11 +28,14 @@ import time
 import chess
 import chess.engine
 
-from camelpy._args import int_arg
+from camelpy._args import int_arg, read_text
 from camelpy.engine import Engine
 from camelpy.tablebase import Tablebase, generate, open_tablebase
 
 __all__ = ["Conversion", "add_arguments", "convert", "main", "play_out", "verify", "won_positions"]
+
+MAX_EPD_BYTES = 16 << 20
+"""Largest ``convert`` EPD file read (16 MiB, some 200,000 positions): each is played out twice."""
 
 MAX_TRIES_PER_POSITION = 10_000
 """Random placements drawn per position asked for before :func:`won_positions` gives up (a won
@@ -316,8 +319,8 @@ def main(args: argparse.Namespace) -> int:
         return 1 if mismatches else 0
     if args.tool == "convert":
         nodes = int_arg(args.nodes, "--nodes", 1, 10**12)
-        with open(args.epd, encoding="utf-8") as epd:
-            boards = [chess.Board.from_epd(line)[0] for line in epd if line.strip()]
+        epd = read_text(args.epd, "--epd", "EPD file", limit=MAX_EPD_BYTES).splitlines()
+        boards = [chess.Board.from_epd(line)[0] for line in epd if line.strip()]
         with open_tablebase(args.path) as tablebase:
             limit = chess.engine.Limit(nodes=nodes)
             for name, engine in (("with tables", Engine(tablebases=tablebase)), ("without", Engine())):

@@ -94,6 +94,9 @@ else:  # pragma: no cover - Python < 3.11
 
 __all__ = ["TournamentConfig", "TournamentResult", "parse_config", "run_tournament", "schedule", "standings"]
 
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest tournament config read (1 MiB): a config of hundreds of players is tens of kilobytes."""
+
 
 @dataclasses.dataclass(frozen=True)
 class TournamentConfig:
@@ -529,7 +532,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy tournament`` from parsed arguments; prints the rating table."""
     path = Path(args.config)
-    config = parse_config(read_text(path, "config", "config"), path.parent)
+    config = parse_config(read_text(path, "config", "config", limit=MAX_CONFIG_BYTES), path.parent)
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=args.concurrency)
     if args.out:

@@ -36,6 +36,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -43,6 +44,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from camelpy import _core
+from camelpy._args import check_file, open_regular, read_lines
+from camelpy._args import read_text as _read_text
 from camelpy._quote import quote
 
 if TYPE_CHECKING:
@@ -107,6 +110,14 @@ FROZEN_BY_DEFAULT = ("mopup_threshold", "mopup_edge", "mopup_proximity")
 mate with a lone king, they do not predict results, and self-play data (adjudicated long before such
 endings) taught run 1 to zero them, after which KRK and KBBK were drawn by the fifty-move rule
 (``tests/test_endgames.py``)."""
+
+MAX_TEXT_DATA_BYTES = 4 << 30
+"""Largest ``FEN | score | result`` text file read (4 GiB, some 50 M positions): far beyond the public
+tuning sets (a few hundred MB); the positions are held in memory, so a bigger file is a mistake."""
+
+MAX_SOURCE_BYTES = 1 << 20
+"""Largest weights source ``--write-source`` rewrites (1 MiB; the evaluation's weights file is tens of
+kilobytes)."""
 
 LN10_OVER_400 = math.log(10) / 400
 
@@ -654,11 +665,12 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def _is_data_file(path: str) -> bool:
+    check_file(path, "data", "training data", limit=None)  # a regular file (the readers check its size)
     try:
-        with open(path, "rb") as handle:
+        with os.fdopen(open_regular(path), "rb") as handle:
             return handle.read(8) == b"CAMELPYD"
     except OSError as err:
-        raise ValueError(f"cannot read {quote(path)}: {err.strerror}") from None
+        raise ValueError(f"cannot read training data {quote(path)}: {err.strerror or err}") from None
 
 
 def _load(args: argparse.Namespace, weights: dict[str, int] | None) -> Dataset:
@@ -677,8 +689,8 @@ def _load(args: argparse.Namespace, weights: dict[str, int] | None) -> Dataset:
                 )
             )
             continue
-        with open(path, encoding="utf-8") as handle:
-            fens, results, scores = read_text(handle, source=path)
+        lines = read_lines(path, "data", "training text", limit=MAX_TEXT_DATA_BYTES)
+        fens, results, scores = read_text(lines, source=path)
         if args.max_positions is not None:
             fens, results, scores = (
                 fens[: args.max_positions],
@@ -722,7 +734,8 @@ def main(args: argparse.Namespace) -> int:
     plot_losses(result, out / "loss.png")
     if args.write_source:
         source = Path(args.write_source)
-        source.write_text(rewrite_source(source.read_text(encoding="utf-8"), weights), encoding="utf-8")
+        text = _read_text(source, "source", "weights source", limit=MAX_SOURCE_BYTES)
+        source.write_text(rewrite_source(text, weights), encoding="utf-8")
     print(f"K = {result.k:.4f}; validation loss {result.val_losses[0]:.6f} -> {result.val_losses[-1]:.6f}")
     print(f"wrote {out / 'weights.json'}, {out / 'moved.md'}, {out / 'loss.png'}")
     return 0
