@@ -267,3 +267,98 @@ def test_a_match_alternates_colours_records_and_resumes(tmp_path: Path) -> None:
     )
     assert other.returncode == 2 and "holds another match's games" in other.stderr
     assert len((tmp_path / "m" / "games.jsonl").read_text().splitlines()) == 3
+
+
+# Players that attack the runner through their protocol files (issue 37): nothing there may hang the
+# runner or crash it; each is that player's missing move, said plainly. Run through the command line with
+# a timeout, so that a hang fails the test instead of stopping the suite.
+
+BLACK_FIRST = "1 0 2 0"
+"""A legal first move for Black after any White first move these tests play."""
+
+
+def runner(tmp_path: Path, white: str, black: str, *extra: str) -> str:
+    """``camelpy minichess runner`` at 1 s per move; its result line (it must finish, and in seconds)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "camelpy", "minichess", "runner", white, black, "--quiet"]
+        + ["--time-per-move", "1", *extra],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize(
+    ("attack", "why"),
+    [
+        ("mkfifo action", "its action is not a regular file (a named pipe)"),
+        ("mkdir action", "its action is not a regular file (a directory)"),
+        ("ln -s /etc/passwd action", "its action is not a regular file (a symbolic link)"),
+        ("ln -s /dev/zero action", "its action is not a regular file (a symbolic link)"),
+    ],
+)
+def test_an_action_that_is_not_a_regular_file_is_no_move(tmp_path: Path, attack: str, why: str) -> None:
+    player = script(tmp_path, "attacker", attack)
+    black = scripted(tmp_path, "black", [BLACK_FIRST])
+    assert runner(tmp_path, player, black) == f"result: 0-1 (Black wins: White has no move: {why})"
+
+
+def test_a_player_log_turned_into_a_pipe_is_no_move(tmp_path: Path) -> None:
+    """White plays, then replaces its player.log with a named pipe: the runner, opening it for the next
+    move, would wait for a reader for ever."""
+    white = script(
+        tmp_path,
+        "white",
+        "n=$(cat count 2>/dev/null || echo 0); n=$((n + 1)); echo $n > count\n"
+        "if [ $n = 1 ]; then echo '4 0 3 0' > action; rm -f player.log; mkfifo player.log; fi",
+    )
+    black = scripted(tmp_path, "black", [BLACK_FIRST])
+    assert runner(tmp_path, white, black) == (
+        "result: 0-1 (Black wins: White has no move: its player.log cannot be opened (it is a named pipe))"
+    )
+
+
+def test_a_state_or_action_the_runner_cannot_replace_is_no_move(tmp_path: Path) -> None:
+    # A directory where the state goes: it cannot be written.
+    white = script(
+        tmp_path,
+        "white",
+        "n=$(cat count 2>/dev/null || echo 0); n=$((n + 1)); echo $n > count\n"
+        "if [ $n = 1 ]; then echo '4 0 3 0' > action; rm state; mkdir -p state/x; fi",
+    )
+    black = scripted(tmp_path, "black", [BLACK_FIRST])
+    assert runner(tmp_path, white, black) == (
+        "result: 0-1 (Black wins: White has no move: its state cannot be written (Is a directory))"
+    )
+    # A directory left as action in a kept working directory: an empty one is removed, a full one is
+    # the player's missing move (it was a traceback).
+    (tmp_path / "kept" / "white" / "action").mkdir(parents=True)
+    (tmp_path / "kept" / "black" / "action" / "x").mkdir(parents=True)
+    first = scripted(tmp_path, "first", ["4 0 3 0"])
+    result = runner(tmp_path, first, black, "--workdir", str(tmp_path / "kept"))
+    assert result == (
+        "result: 1-0 (White wins: Black has no move: its action cannot be removed before the move "
+        "(Directory not empty))"
+    )
+
+
+def test_the_player_never_opens_a_pipe(tmp_path: Path) -> None:
+    """camelpy's player reads state and its memory file: a named pipe as either is refused, not read."""
+    os.mkfifo(tmp_path / "state")
+    command = [sys.executable, "-m", "camelpy", "minichess", "player"]
+    done = subprocess.run([*command, "--random"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: cannot read state file 'state': it is not a regular file (a named pipe)"
+    )
+    (tmp_path / "state").unlink()
+    (tmp_path / "state").write_text(STARTING_STATE)
+    os.mkfifo(tmp_path / ".camelpy-minichess")  # the memory: taken for a new game
+    done = subprocess.run(
+        [*command, "--time", "0.5"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert Move.parse((tmp_path / "action").read_text()) in Board().legal_moves

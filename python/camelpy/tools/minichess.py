@@ -11,7 +11,13 @@
   each move and the board, and the result: king capture, a player's failure, or the material count
   after 50 plies. A player's working directory persists from move to move (its own files stay) and
   ``action`` is removed before each of its moves; its standard output and error go to ``player.log``
-  there (``--workdir`` keeps the directories).
+  there (``--workdir`` keeps the directories). A player's directory is its own, so nothing there is
+  trusted: the runner never opens anything there that could block it or lead elsewhere — ``action``
+  and ``player.log`` are looked at with ``lstat`` and opened non-blocking without following a link, and
+  ``state`` is written to a new file renamed over the old — and an ``action`` or ``player.log`` that
+  is not a regular file (a named pipe, a directory, a symbolic link, a device), or a ``state`` that
+  cannot be replaced, is that player's missing move, said plainly (``White has no move: its action is
+  not a regular file (a named pipe)``), never a hang or a crash.
 * ``camelpy minichess player [--time S] [--ply N]``: camelpy's player as a file-protocol executable:
   reads ``state`` in the current directory, searches (:class:`camelpy.minichess.Searcher`) and writes
   the best move of every finished iteration to ``action``, atomically (a temporary file renamed over
@@ -57,14 +63,16 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
-from camelpy._args import brief, int_arg, path_arg, read_text, real_arg, split_command
+from camelpy._args import brief, int_arg, open_regular, path_arg, read_text, real_arg, split_command
 from camelpy._quote import quote
 from camelpy.errors import IllegalMoveError, InvalidMoveError
 from camelpy.minichess import (
@@ -84,6 +92,7 @@ from camelpy.tools import minichess_tune
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",
     "PLAYER_MARGIN",
+    "Answer",
     "GameResult",
     "FilePlayer",
     "MatchScore",
@@ -177,18 +186,27 @@ class FilePlayer:
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
 
-    def think(self, board: Board, seconds: float) -> tuple[str | None, float, bool]:
+    def think(self, board: Board, seconds: float) -> Answer:
         """Runs the player on *board* for at most *seconds*; returns the last complete line of its
-        ``action`` (``None`` if none), the time it took, and whether it was killed for time.
+        ``action`` (``None`` if none), the time it took, whether it was killed for time, and what was
+        wrong with its files, if anything (then it is not run, or its move is not read).
+
+        The player's directory is its own, so nothing there is trusted: ``action`` and ``player.log``
+        are looked at with :func:`os.lstat` and opened without blocking and without following a
+        symbolic link, and anything but a regular file (a named pipe, a directory, a link, a device) is
+        the player's fault, never a hang or a crash.
 
         :raises: :exc:`ValueError` when the command cannot be started.
         """
         action = self.workdir / ACTION
-        with contextlib.suppress(FileNotFoundError):
-            action.unlink()
-        board.write_state(self.workdir / STATE)
+        problem = _clear(action) or _write_state(board, self.workdir / STATE)
+        log = None
+        if problem is None:
+            log, problem = _open_log(self.workdir / LOG)
+        if log is None:
+            return Answer(None, 0.0, False, problem)
         start = time.monotonic()
-        with open(self.workdir / LOG, "ab") as log:
+        with log:
             try:
                 proc = subprocess.Popen(
                     self.words,
@@ -210,16 +228,114 @@ class FilePlayer:
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         elapsed = time.monotonic() - start
+        data, problem = _read_tail(action)
+        if data is None:
+            return Answer(None, elapsed, killed, problem)
+        return Answer(last_complete_line(data, finished=not killed), elapsed, killed)
+
+
+class Answer(NamedTuple):
+    """What :meth:`FilePlayer.think` found after a player's move."""
+
+    line: str | None
+    """The last complete line of ``action`` (``None``: none, or a *problem*)."""
+    elapsed: float
+    """Seconds the player ran."""
+    killed: bool
+    """Whether it was killed at the time limit."""
+    problem: str | None = None
+    """What was wrong with its protocol files (``action is a named pipe``), if anything."""
+
+
+def _kind(mode: int) -> str:
+    for test, words in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return words
+    return "not a plain file"
+
+
+def _clear(action: Path) -> str | None:
+    """Removes the last move's ``action`` (a file, a link, a pipe, or an empty directory); says why
+    when it cannot be removed."""
+    try:
+        action.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError:  # a directory (EISDIR, or EPERM on some systems): only an empty one goes
         try:
-            with open(action, "rb") as f:
-                size = f.seek(0, os.SEEK_END)
-                f.seek(max(0, size - ACTION_TAIL))
-                data = f.read(ACTION_TAIL)
-        except OSError:
-            return None, elapsed, killed
-        if size > ACTION_TAIL:  # the tail may start inside a line: drop that part
-            data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
-        return last_complete_line(data, finished=not killed), elapsed, killed
+            action.rmdir()
+        except OSError as err:
+            return f"its {ACTION} cannot be removed before the move ({err.strerror or brief(err)})"
+    return None
+
+
+def _write_state(board: Board, path: Path) -> str | None:
+    """Writes ``state`` (a new file renamed over the old: whatever the player left there is replaced,
+    never opened); says why when it cannot be written (the player put a directory there)."""
+    try:
+        board.write_state(path)
+    except OSError as err:
+        return f"its {STATE} cannot be written ({err.strerror or brief(err)})"
+    return None
+
+
+def _open_log(path: Path) -> tuple[BinaryIO | None, str | None]:
+    """``player.log`` opened for appending, without blocking and without following a link, and checked
+    to be a regular file; or why not."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as err:  # ELOOP for a link, ENXIO for a pipe nobody reads, EISDIR
+        return None, f"its {LOG} cannot be opened ({_why(path, err)})"
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        return None, f"its {LOG} is not a regular file ({_kind(mode)})"
+    os.set_blocking(fd, True)  # the player's output may wait for the disk, not be dropped
+    return os.fdopen(fd, "ab"), None
+
+
+def _why(path: Path, err: OSError) -> str:
+    """An open's failure in words: what the path is when it is not a regular file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return err.strerror or brief(err)
+    return f"it is {_kind(mode)}" if not stat.S_ISREG(mode) else (err.strerror or brief(err))
+
+
+def _read_tail(action: Path) -> tuple[bytes, None] | tuple[None, str | None]:
+    """The last :data:`ACTION_TAIL` bytes of ``action`` (from a line start); ``(None, None)`` when
+    there is none, ``(None, why)`` when it is not a regular file or cannot be read. Nothing here can
+    block: the kind is checked with :func:`os.lstat` first, and the open is non-blocking and does not
+    follow a link, then checked again with :func:`os.fstat`."""
+    try:
+        mode = os.lstat(action).st_mode
+    except FileNotFoundError:
+        return None, None
+    except OSError as err:
+        return None, f"its {ACTION} cannot be read ({err.strerror or brief(err)})"
+    if not stat.S_ISREG(mode):
+        return None, f"its {ACTION} is not a regular file ({_kind(mode)})"
+    try:
+        with os.fdopen(open_regular(str(action), follow=False), "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - ACTION_TAIL))
+            data = f.read(ACTION_TAIL)
+    except FileNotFoundError:
+        return None, None
+    except OSError as err:
+        return None, f"its {ACTION} cannot be read ({err.strerror or brief(err)})"
+    if size > ACTION_TAIL:  # the tail may start inside a line: drop that part
+        data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
+    return data, None
 
 
 def play_game(
@@ -268,8 +384,10 @@ def play_game(
                 return _finish(emit, outcome.result(), outcome.winner, reason, moves, board)
             side = board.turn
             name = _COLOR_NAMES[side]
-            line, elapsed, killed = seats[side].think(board, limit)
+            line, elapsed, killed, problem = seats[side].think(board, limit)
             timing = f"{elapsed:.2f} s" + (", killed at the time limit" if killed else "")
+            if problem is not None:
+                return _finish(emit, *_loss(side), f"{name} has no move: {problem}", moves, board)
             if line is None:
                 why = "no move" + (" before the time limit" if killed else " in its action file")
                 return _finish(emit, *_loss(side), f"{name} wrote {why} ({timing})", moves, board)
