@@ -405,6 +405,7 @@ def test_the_protocol_plays_and_never_exits_on_bad_input() -> None:
             "position startpos moves f4f5 e7e6",
             "go depth 3",
             "isready",
+            "wait",  # the next good position would stop the search (it stops any running search)
             "position fen not-a-fen W",
             "position startpos moves h0h0",
             "go",
