@@ -7,9 +7,10 @@ does (``--no-browser --port 0``) and talks to it over WebSockets, as the page do
   arrives is measured (the engine searches 20,000 nodes a move from the start of a fresh game; the game
   starts again when it ends); also the time until the ``game`` message that echoes the move;
 - **watchers**: the same match (camelpy against itself, P pairs (default 10) at 5,000 nodes a move
-  from ``balanced.epd``, C games at once (default 1)) played three times into fresh folders: unwatched,
-  with W pages (default 50) watching it through the server, then unwatched again; games per hour each
-  way, the messages the pages received, and the CPU time the server and the pages (one process) used.
+  from ``balanced.epd``, C games at once (default 1)) played three times into fresh folders (below the
+  server's ``--watch-root``): unwatched, with W pages (default 30: each a session, within the server's
+  32) watching it through the server, then unwatched again; games per hour each way, the messages the
+  pages received, and the CPU time the server and the pages (one process) used.
 
 It is not collected by pytest (it takes minutes); ``tests/test_gui.py`` and
 ``tests/test_gui_browser.py`` check the behaviour.
@@ -42,17 +43,19 @@ ENGINE_NODES = 20_000
 MATCH_NODES = 5_000
 
 
-def start_server() -> tuple[subprocess.Popen[str], str]:
+def start_server(watch_root: str) -> tuple[subprocess.Popen[str], str]:
+    """``camelpy gui`` watching below *watch_root*; the socket's address with the run's token (add
+    ``&session=…``)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0"],
+        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0", "--watch-root", watch_root],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
     assert process.stdout is not None
     line = process.stdout.readline()
-    address = line.split()[3].removeprefix("http://").rstrip("/")
-    return process, f"ws://{address}/ws"
+    address, token = line.split()[3].removeprefix("http://").split("/?token=")
+    return process, f"ws://{address}/ws?token={token}"
 
 
 async def receive_until(ws: Any, kind: str, check: Any = lambda m: True) -> dict[str, Any]:
@@ -65,7 +68,7 @@ async def receive_until(ws: Any, kind: str, check: Any = lambda m: True) -> dict
 async def latency(url: str, moves: int) -> tuple[list[float], list[float]]:
     first_info: list[float] = []
     echoed: list[float] = []
-    async with websockets.connect(f"{url}?session=bench-latency", max_size=None) as ws:
+    async with websockets.connect(f"{url}&session=bench-latency", max_size=None) as ws:
         game: dict[str, Any] | None = None
         while len(first_info) < moves:
             if game is None or game["result"] is not None:
@@ -115,7 +118,7 @@ async def watchers(url: str, folder: Path, count: int, stop: Any) -> tuple[int, 
 
     async def watcher(index: int) -> None:
         nonlocal received
-        async with websockets.connect(f"{url}?session=bench-watch-{index}", max_size=None) as ws:
+        async with websockets.connect(f"{url}&session=bench-watch-{index}", max_size=None) as ws:
             await ws.send(json.dumps({"op": "watch", "folder": str(folder)}))
             while not stop.is_set():
                 try:
@@ -140,11 +143,16 @@ def play(folder: Path, pairs: int, concurrency: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40)
-    parser.add_argument("--watchers", type=int, default=50)
+    parser.add_argument("--watchers", type=int, default=30)  # each a session: within MAX_SESSIONS
     parser.add_argument("--pairs", type=int, default=10)
     parser.add_argument("--concurrency", type=int, default=1)
     args = parser.parse_args()
-    server, url = start_server()
+    with tempfile.TemporaryDirectory() as tmp:
+        run(args, tmp)
+
+
+def run(args: argparse.Namespace, tmp: str) -> None:
+    server, url = start_server(tmp)
     try:
         first, echo = asyncio.run(latency(url, args.moves))
         print(f"latency over {len(first)} moves ({ENGINE_NODES} nodes a move), from sending the move:")
@@ -154,34 +162,33 @@ def main() -> None:
                 f"  {label}: median {statistics.median(values):.1f} ms, "
                 f"90th percentile {values[int(len(values) * 0.9) - 1]:.1f} ms, max {values[-1]:.1f} ms"
             )
-        with tempfile.TemporaryDirectory() as tmp:
-            alone = play(Path(tmp) / "alone", args.pairs, args.concurrency)
-            print(f"match unwatched ({args.concurrency} at once): {alone:,.0f} games/h", flush=True)
-            watched_folder = Path(tmp) / "watched"
-            watched_folder.mkdir()
-            stop = multiprocessing.Event()
-            results: Any = multiprocessing.Queue()
-            pages = multiprocessing.Process(
-                target=watch_process, args=(url, watched_folder, args.watchers, stop, results)
-            )
-            pages.start()
-            time.sleep(2)  # every page connected and watching before the first game
-            server_cpu = process_cpu(server.pid)
-            started = time.perf_counter()
-            watched = play(watched_folder, args.pairs, args.concurrency)
-            seconds = time.perf_counter() - started
-            server_cpu = process_cpu(server.pid) - server_cpu
-            stop.set()
-            messages, pages_cpu = results.get()
-            pages.join()
-            again = play(Path(tmp) / "again", args.pairs, args.concurrency)
-            print(f"match unwatched again: {again:,.0f} games/h (the run-to-run spread)", flush=True)
-            alone = (alone + again) / 2
-            print(
-                f"match watched by {args.watchers} pages: {watched:,.0f} games/h ({watched / alone:.3f} of "
-                f"the unwatched runs' mean; the pages received {messages:,} messages); over its "
-                f"{seconds:.1f} s the server used {server_cpu:.2f} s of CPU and the pages {pages_cpu:.2f} s"
-            )
+        alone = play(Path(tmp) / "alone", args.pairs, args.concurrency)
+        print(f"match unwatched ({args.concurrency} at once): {alone:,.0f} games/h", flush=True)
+        watched_folder = Path(tmp) / "watched"
+        watched_folder.mkdir()
+        stop = multiprocessing.Event()
+        results: Any = multiprocessing.Queue()
+        pages = multiprocessing.Process(
+            target=watch_process, args=(url, watched_folder, args.watchers, stop, results)
+        )
+        pages.start()
+        time.sleep(2)  # every page connected and watching before the first game
+        server_cpu = process_cpu(server.pid)
+        started = time.perf_counter()
+        watched = play(watched_folder, args.pairs, args.concurrency)
+        seconds = time.perf_counter() - started
+        server_cpu = process_cpu(server.pid) - server_cpu
+        stop.set()
+        messages, pages_cpu = results.get()
+        pages.join()
+        again = play(Path(tmp) / "again", args.pairs, args.concurrency)
+        print(f"match unwatched again: {again:,.0f} games/h (the run-to-run spread)", flush=True)
+        alone = (alone + again) / 2
+        print(
+            f"match watched by {args.watchers} pages: {watched:,.0f} games/h ({watched / alone:.3f} of "
+            f"the unwatched runs' mean; the pages received {messages:,} messages); over its "
+            f"{seconds:.1f} s the server used {server_cpu:.2f} s of CPU and the pages {pages_cpu:.2f} s"
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)

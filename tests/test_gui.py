@@ -17,7 +17,7 @@ import pytest
 from camelpy.errors import IllegalMoveError, InvalidFenError
 from camelpy.gui.lines import Line, load_text
 from camelpy.gui.play import Clock, Game, GameSettings, Strength
-from camelpy.gui.server import MAX_SESSIONS, create_app
+from camelpy.gui.server import MAX_SESSIONS, Access, create_app
 from camelpy.gui.watch import MatchWatch, replay
 from camelpy.tools.engines import parse_engine
 from camelpy.tools.events import EventLog
@@ -274,9 +274,20 @@ def test_watch_refuses_a_missing_folder(tmp_path: Path) -> None:
 # ---- the server -----------------------------------------------------------------------------------
 
 
+TOKEN = "test-token"
+"""The token the test server wants (a real run makes a random one)."""
+
+WS = "ws://127.0.0.1:8765/ws"
+"""The socket's address (the test client's own host name, ``testserver``, is not one the server
+answers to)."""
+
+
 @pytest.fixture()
-def client() -> Any:
-    with TestClient(create_app()) as test_client:
+def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The application through Starlette's test client, as served on 127.0.0.1, watching any folder
+    below pytest's temporary folder."""
+    app = create_app(watch_roots=[tmp_path_factory.getbasetemp()], access=Access.make(token=TOKEN))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as test_client:
         yield test_client
 
 
@@ -284,7 +295,7 @@ class Page:
     """One WebSocket connection, as a page: sends ops, waits for messages of a type."""
 
     def __init__(self, client: TestClient, session: str) -> None:
-        self.context = client.websocket_connect(f"/ws?session={session}")
+        self.context = client.websocket_connect(f"{WS}?session={session}&token={TOKEN}")
         self.ws = self.context.__enter__()
         self.seen: list[dict[str, Any]] = []
 
@@ -293,7 +304,7 @@ class Page:
 
     def until(self, kind: str, check: Any = lambda m: True, limit: int = 5_000) -> dict[str, Any]:
         for _ in range(limit):
-            message = self.ws.receive_json()
+            message: dict[str, Any] = self.ws.receive_json()
             self.seen.append(message)
             if message["type"] == kind and check(message):
                 return message
@@ -304,7 +315,7 @@ class Page:
 
 
 def test_page_and_pieces(client: TestClient) -> None:
-    page = client.get("/")
+    page = client.get(f"/?token={TOKEN}")
     assert page.status_code == 200 and "<title>camelpy</title>" in page.text
     assert "/static/app.js" in page.text and "/static/board.js" in page.text
     piece = client.get("/pieces/wN.svg")
@@ -369,7 +380,7 @@ def test_bad_input_gets_a_message_and_loses_nothing(client: TestClient) -> None:
 
 
 def test_bad_session_name_is_refused(client: TestClient) -> None:
-    with client.websocket_connect("/ws?session=a%20b") as ws:
+    with client.websocket_connect(f"{WS}?session=a%20b&token={TOKEN}") as ws:
         message = ws.receive_json()
         assert message["type"] == "error" and "'a b'" in message["message"]
 

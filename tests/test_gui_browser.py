@@ -4,10 +4,13 @@ Chromium (Debian's ``chromium`` and ``chromium-driver``) by Selenium. Each view 
 
 from __future__ import annotations
 
+import http.server
 import os
 import shutil
+import socketserver
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
@@ -33,10 +36,17 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """``camelpy gui --no-browser --port 0``: its address, from the line it prints."""
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the server may watch below (``--watch-root``): the tests' runs go there."""
+    return tmp_path_factory.mktemp("runs")
+
+
+@pytest.fixture(scope="module")
+def server(runs: Path) -> Iterator[str]:
+    """``camelpy gui --no-browser --port 0 --watch-root RUNS``: its address with its token
+    (``http://127.0.0.1:PORT/?token=…``), from the line it prints."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0"],
+        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0", "--watch-root", str(runs)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -44,7 +54,7 @@ def server() -> Iterator[str]:
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        assert line.startswith("camelpy gui on http://127.0.0.1:"), line
+        assert line.startswith("camelpy gui on http://127.0.0.1:") and "/?token=" in line, line
         yield line.split()[3]
     finally:
         process.terminate()
@@ -222,8 +232,8 @@ def test_load_a_fen_and_analyse(server: str, browser: WebDriver) -> None:
     wait(browser, lambda d: "illegal san" in d.find_element(By.ID, "message").text)
 
 
-def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDriver, tmp_path: Path) -> None:
-    out = tmp_path / "match"
+def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDriver, runs: Path) -> None:
+    out = runs / "match"
     out.mkdir()
     open_page(browser, server, "watch")
     folder = browser.find_element(By.ID, "watch-folder")
@@ -320,9 +330,11 @@ def test_play_minichess(server: str, browser: WebDriver) -> None:
     shoot(browser, "minichess.png")
 
 
-def test_names_from_an_events_file_are_shown_as_text(server: str, browser: WebDriver, tmp_path: Path) -> None:
+def test_names_from_an_events_file_are_shown_as_text(server: str, browser: WebDriver, runs: Path) -> None:
     hostile = '<img src=x onerror="document.title=1">'
-    log = EventLog(tmp_path)
+    folder_path = runs / "hostile"
+    folder_path.mkdir()
+    log = EventLog(folder_path)
     log.emit(
         "run", kind="match", event=f"{hostile} vs b", engines=[hostile, "b"], games=2, sprt=None, version=1
     )
@@ -330,7 +342,7 @@ def test_names_from_an_events_file_are_shown_as_text(server: str, browser: WebDr
     open_page(browser, server, "watch")
     folder = browser.find_element(By.ID, "watch-folder")
     folder.clear()
-    folder.send_keys(str(tmp_path))
+    folder.send_keys(str(folder_path))
     browser.find_element(By.ID, "watch-button").click()
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#w-games .game-card .round").text == hostile)
     assert not browser.find_elements(By.CSS_SELECTOR, "#view-watch img")
@@ -360,3 +372,61 @@ def test_analyse_minichess(server: str, browser: WebDriver) -> None:
     wait(browser, lambda d: d.find_element(By.ID, "eval-text").text == "#1")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#analyse-board line[data-arrow='a1a6']"))
     shoot(browser, "analyse-minichess.png")
+
+
+def test_the_watch_view_offers_only_the_allowed_folders(server: str, browser: WebDriver, runs: Path) -> None:
+    (runs / "offered").mkdir()
+    open_page(browser, server, "watch")
+    wait(browser, lambda d: str(runs) in d.find_element(By.ID, "watch-allowed").text)
+    offered = [
+        o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#watch-folders option")
+    ]
+    assert str(runs) in offered and str(runs / "offered") in offered
+    folder = browser.find_element(By.ID, "watch-folder")
+    folder.clear()
+    folder.send_keys("/etc")
+    browser.find_element(By.ID, "watch-button").click()
+    wait(browser, lambda d: "cannot watch '/etc'" in d.find_element(By.ID, "message").text)
+    shoot(browser, "watch-refused.png")
+
+
+def test_without_the_token_the_page_is_refused(server: str, browser: WebDriver) -> None:
+    browser.get(server.split("?")[0])
+    assert "needs the token" in browser.find_element(By.TAG_NAME, "body").text
+
+
+def test_another_site_cannot_open_the_socket(server: str, browser: WebDriver) -> None:
+    """Cross-site WebSocket hijacking, in a real browser: a page from another origin (here another
+    local server), even one that knows the token, gets no socket; the GUI's own page does."""
+    probe = """
+        const done = arguments[arguments.length - 1];
+        const ws = new WebSocket(arguments[0]);
+        ws.onmessage = (event) => { done("open: " + JSON.parse(event.data).type); ws.close(); };
+        ws.onclose = (event) => done("closed " + event.code);
+    """
+    address, token = server.removeprefix("http://").split("/?token=")
+    url = f"ws://{address}/ws?session=probe&token={token}"
+    with socketserver.TCPServer(("127.0.0.1", 0), _Blank) as other:
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        try:
+            browser.get(f"http://localhost:{other.server_address[1]}/")
+            assert browser.execute_async_script(probe, url) == "closed 1006"
+        finally:
+            other.shutdown()
+    browser.get(server)
+    assert browser.execute_async_script(probe, url) == "open: hello"
+
+
+class _Blank(http.server.BaseHTTPRequestHandler):
+    """Another site: an empty page."""
+
+    def do_GET(self) -> None:
+        body = b"<!doctype html><title>elsewhere</title>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass

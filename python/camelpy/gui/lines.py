@@ -25,11 +25,16 @@ from camelpy._quote import quote
 from camelpy.gui.variants import CHESS, VARIANTS, Variant
 from camelpy.types import board_root
 
-__all__ = ["MAX_TEXT", "Line", "load_text"]
+__all__ = ["MAX_PLIES", "MAX_TEXT", "Line", "load_text"]
 
-MAX_TEXT = 1_000_000
-"""Characters of pasted FEN or PGN accepted: a long game's PGN is a few KB; this bounds the work a
-pasted novel can cause."""
+MAX_TEXT = 65_536
+"""Characters of pasted FEN or PGN accepted: a long game's PGN, with a clock and an evaluation
+comment on every move, is under 30 KB; this bounds the work one paste causes (a megabyte of PGN kept
+the server busy for minutes)."""
+
+MAX_PLIES = 1_000
+"""Moves (plies) a line may hold: the longest tournament game had 538; each change to the line
+replays it, so its length bounds the work of every op on it."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +62,8 @@ class Line:
             raise ValueError(f"unknown game {shown(self.variant)}; expected one of {', '.join(VARIANTS)}")
         str_arg(self.fen, "fen")
         object.__setattr__(self, "moves", tuple(items_arg(self.moves, "moves", str)))
+        if len(self.moves) > MAX_PLIES:
+            raise ValueError(f"a line holds at most {MAX_PLIES} moves, got {len(self.moves)}")
         int_arg(self.ply, "ply", 0, len(self.moves))
         self.board(len(self.moves))  # every move must be legal
 
@@ -100,11 +107,15 @@ class Line:
         steps forward; another replaces the rest of the line.
 
         :raises: :exc:`camelpy.IllegalMoveError` (or :exc:`camelpy.InvalidMoveError`) quoting a move
-            that cannot be played there; the line is unchanged.
+            that cannot be played there, :exc:`ValueError` when the line would pass :data:`MAX_PLIES`;
+            the line is unchanged.
         """
+        ucis = items_arg(ucis, "moves", str)
+        if len(ucis) > MAX_PLIES:
+            raise ValueError(f"a line holds at most {MAX_PLIES} moves, got {len(ucis)} to play")
         moves, ply = list(self.moves), self.ply
         board, rules = self.board(), self.rules
-        for uci in items_arg(ucis, "moves", str):
+        for uci in ucis:
             move = rules.parse(board, uci)
             uci = rules.uci(board, move)
             if ply < len(moves) and moves[ply] == uci:
@@ -113,6 +124,8 @@ class Line:
                 moves[ply:] = [uci]
                 ply += 1
             board.push(move)
+            if len(moves) > MAX_PLIES:
+                raise ValueError(f"a line holds at most {MAX_PLIES} moves")
         return Line(self.fen, self.chess960, tuple(moves), ply, self.variant)
 
     def pgn(self) -> str:
@@ -145,7 +158,8 @@ def load_text(text: str, *, chess960: bool = False, variant: str = "chess") -> L
     ()
 
     :raises: :exc:`ValueError` quoting the text when it is neither, or the PGN's first error (an
-        illegal move, a bad FEN header).
+        illegal move, a bad FEN header); for text longer than :data:`MAX_TEXT` or a game longer than
+        :data:`MAX_PLIES`.
     """
     str_arg(text, "text")
     if len(text) > MAX_TEXT:

@@ -1,8 +1,8 @@
 """The ``camelpy gui`` server: a Starlette application on uvicorn, one WebSocket per browser tab.
 
 The page is hand-written HTML, CSS and JavaScript from this package's ``static`` folder; the pieces are
-python-chess's SVG pieces (:func:`chess.svg.piece`). Everything else goes over ``/ws?session=ID``, as
-JSON objects: the page sends *ops*, the server sends *messages*.
+python-chess's SVG pieces (:func:`chess.svg.piece`). Everything else goes over
+``/ws?session=ID&token=T``, as JSON objects: the page sends *ops*, the server sends *messages*.
 
 Ops (page → server), each ``{"op": name, …}``:
 
@@ -13,20 +13,36 @@ Ops (page → server), each ``{"op": name, …}``:
 - ``load`` (``text``: a FEN or a PGN; ``variant``: ``minichess`` for its one-line form), ``goto``
   (``ply``), ``play`` (``moves``: UCI moves played on the analysis board from the ply on show),
   ``analyse`` (``multipv``), ``stop``;
-- ``watch`` (``folder``), ``unwatch``, ``replay`` (``id``: a finished game of the folder watched).
+- ``watch`` (``folder``: one the server was started with, ``--watch``, or below a ``--watch-root``),
+  ``unwatch``, ``replay`` (``id``: a finished game of the folder watched).
 
-Messages (server → page), each ``{"type": name, …}``: ``hello`` (levels, games, version), ``game`` (the game's
+Messages (server → page), each ``{"type": name, …}``: ``hello`` (levels, games, version, and
+``watchable``: the folders the page may watch, :meth:`Hub.watchable`), ``game`` (the game's
 :meth:`~camelpy.gui.play.Game.view` and whether the engine is thinking), ``engine_info`` (the engine's
 search while it thinks: depth, score from White's side, PV in SAN, nodes), ``line`` (the analysis
 board, its moves and the evaluation's terms), ``analysis`` (the MultiPV lines), ``watch_snapshot``,
-``watch_events``, ``replay`` and ``error`` (``op``, ``message``: bad input, shown on the page).
+``watch_events`` (with ``skipped``: the lines of the folder's files passed over so far), ``replay``
+and ``error`` (``op``, ``message``: bad input or a cap reached, shown on the page).
 
 Each tab has a session, named by the page (kept in the tab's ``sessionStorage``), holding its game, its
 analysis board and the folder it watches: a reload or a dropped socket reconnects to it and loses
-nothing. A game's engine keeps thinking while no page is connected; an analysis stops when the last
-page of its session goes. Searches run in threads of their own (one engine per session and task), so
-the event loop never waits on one; a finished search's result is taken only if nothing changed the
-game meanwhile.
+nothing. A game's engine keeps thinking for :data:`ORPHAN_SEARCH_S` while no page is connected (and
+starts again when one comes back); an analysis stops when the last page of its session goes. Searches
+run in threads of their own (one engine per session and task), so the event loop never waits on one;
+a finished search's result is taken only if nothing changed the game meanwhile.
+
+Safe by default (``docs/security.md``), as Jupyter's server is. It listens on 127.0.0.1. Every page
+and socket must show the run's secret token (``secrets.token_urlsafe``, printed in the address at
+start: ``http://127.0.0.1:PORT/?token=…``; the page passes it on to ``/ws``). The ``Host`` header
+must name the bound address (a loopback name, ``--host``, or an ``--allow-origin`` host:
+Starlette's :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware`), which defeats DNS
+rebinding; a socket's ``Origin`` must be the page's own (its host and port those of ``Host``) or one
+given with ``--allow-origin``, which defeats cross-site WebSocket hijacking. Only folders named at
+start are watched (``--watch``, ``--watch-root``). Each thing one client can make the server do has
+a named cap below (sockets, sessions, searches, message size and nesting, text and line lengths, a
+search left without a page); going past one gets an ``error`` message (a socket beyond a cap: an
+``error``, then a close with code 1013), and the socket stays open for every malformed message. A
+pasted PGN is parsed in a thread, off the event loop.
 """
 
 from __future__ import annotations
@@ -36,16 +52,21 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import hmac
 import json
 import logging
+import os
 import re
+import secrets
 import socket
 import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
+from urllib.parse import urlsplit
 
 import chess
 import chess.engine
@@ -56,16 +77,29 @@ from camelpy import minichess
 from camelpy._args import int_arg, shown
 from camelpy._quote import quote
 from camelpy.gui.boards import score_view
-from camelpy.gui.lines import Line, load_text
+from camelpy.gui.bounded import parse_json
+from camelpy.gui.lines import MAX_PLIES, MAX_TEXT, Line, load_text
 from camelpy.gui.play import LEVELS, Clock, Game, GameSettings, Strength
 from camelpy.gui.variants import MINICHESS, VARIANTS
 from camelpy.gui.watch import MatchWatch, replay
 
 if TYPE_CHECKING:  # the optional extra is imported when the server starts (create_app, serve)
+    import uvicorn
     from starlette.applications import Starlette
     from starlette.websockets import WebSocket
 
-__all__ = ["DEFAULT_PORT", "MISSING_EXTRA", "Hub", "add_arguments", "create_app", "main", "serve"]
+__all__ = [
+    "DEFAULT_PORT",
+    "MISSING_EXTRA",
+    "Access",
+    "Busy",
+    "Hub",
+    "add_arguments",
+    "create_app",
+    "main",
+    "make_server",
+    "serve",
+]
 
 DEFAULT_PORT = 8765
 """The port ``camelpy gui`` listens on unless told (8000 and 8080 are often taken by other servers)."""
@@ -75,7 +109,57 @@ GUI_HASH_MB = 16
 
 MAX_SESSIONS = 32
 """Sessions kept (each up to two engines of :data:`GUI_HASH_MB`); the least recently used one without
-a page connected goes first."""
+a page connected goes first, and a new one is refused while every session has a page (60 sessions
+took the server from 60 MB to 2 GB)."""
+
+MAX_SOCKETS = 64
+"""WebSockets connected at once over the whole server (each holds a task and an outbox): one person's
+tabs need a handful."""
+
+MAX_SOCKETS_PER_SESSION = 4
+"""WebSockets of one session at once: a tab, its reload overlapping the old socket, a duplicated tab."""
+
+MAX_SEARCHES = 4
+"""Searches running at once over the whole server (games' and analyses'), each a thread taking a core:
+a search beyond it is refused with an ``error`` (a game's engine moves once one ends)."""
+
+MAX_MESSAGE = 256 * 1024
+"""The longest message a page may send, in bytes (uvicorn's ``ws_max_size``, which closes the socket
+with 1009) and in characters (checked again by the handler, which answers an ``error``): a PGN of
+:data:`~camelpy.gui.lines.MAX_TEXT` characters fits with room for JSON's escapes."""
+
+MAX_JSON_DEPTH = 8
+"""How deeply a page's message may nest: the ops nest three deep; deeper gets an ``error`` before it
+can exhaust the recursion limit (which dropped the socket)."""
+
+MAX_PARSES = 2
+"""Pasted texts (``load``) parsed at once, each in a thread off the event loop: more would take every
+core from the searches and the loop."""
+
+ORPHAN_SEARCH_S = 10.0
+"""How long a game's engine goes on thinking with no page of its session connected (a reload takes a
+second); then it stops, and starts again when a page comes back (a game at an hour a move kept a core
+busy for the hour after its tab closed)."""
+
+MAX_CONNECTIONS = 2 * MAX_SOCKETS
+"""Connections uvicorn serves at once (its ``limit_concurrency``; beyond, it answers 503): room for
+:data:`MAX_SOCKETS` sockets and the page's files."""
+
+MAX_LISTED = 200
+"""Folders listed below each ``--watch-root`` (the page offers them to watch); others can be typed."""
+
+TOKEN_BYTES = 32
+"""Random bytes in the per-run token (as Jupyter's): unguessable."""
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+"""The names a ``Host`` header may give for this machine, whatever the address listened on."""
+
+BUSY_CLOSE = 1013
+"""The WebSocket close code for a socket beyond a cap ("try again later")."""
+
+POLICY_CLOSE = 1008
+"""The WebSocket close code for a socket refused for its origin or token (before it is accepted:
+the client sees HTTP 403)."""
 
 OUTBOX_LIMIT = 2_000
 """Messages waiting for one page before it counts as stuck and its socket is closed (it reconnects
@@ -114,6 +198,45 @@ log = logging.getLogger("camelpy.gui")
 MISSING_EXTRA = "camelpy gui needs Starlette and uvicorn: pip install 'camelpy[gui]'"
 """What ``camelpy gui`` says (as ``error: …``) where the ``gui`` extra is not installed."""
 
+NO_TOKEN = (
+    "camelpy gui: this page needs the token of the address camelpy gui printed when it started "
+    "(http://HOST:PORT/?token=...). Open that address."
+)
+"""The body of the 403 answer to a page request without the right token."""
+
+
+class Busy(ValueError):
+    """A cap is reached: what was asked is refused with an ``error`` message, not queued."""
+
+
+class SearchSlots:
+    """The searches running at once over the whole server, at most *limit*: a slot is taken on the
+    event loop as a search starts and given back by the search's own thread as it ends (so a search
+    whose thread has ended never holds one)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.running = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> None:
+        """Takes a slot.
+
+        :raises: :exc:`Busy` when all :attr:`limit` are taken.
+        """
+        with self._lock:
+            if self.running >= self.limit:
+                raise Busy(
+                    f"the server is running {self.running} searches, the most it runs at once; "
+                    "try again when one ends"
+                )
+            self.running += 1
+
+    def give(self) -> None:
+        """Gives a slot back (from any thread)."""
+        with self._lock:
+            self.running -= 1
+
 
 class Client:
     """One connected page: its socket and the messages waiting for it."""
@@ -148,6 +271,14 @@ class Client:
             await self.websocket.send_text(text)
 
 
+def _chess_engine() -> camelpy.Engine:
+    return camelpy.Engine(hash_mb=GUI_HASH_MB)
+
+
+def _mini_engine() -> minichess.Searcher:
+    return minichess.Searcher(hash_mb=GUI_HASH_MB)
+
+
 class Searcher:
     """One engine (made by *make* when first needed) and at most one search on it, in a thread of its
     own. A new search first stops the previous one and waits for its thread: the core resets its stop
@@ -155,8 +286,16 @@ class Searcher:
     ``stop`` method (MiniChess's) is stopped by its search's reports, which look at the search's
     *cancel* event."""
 
-    def __init__(self, make: Callable[[], Any] = lambda: camelpy.Engine(hash_mb=GUI_HASH_MB)) -> None:
+    def __init__(
+        self,
+        make: Callable[[], Any] = _chess_engine,
+        *,
+        slots: SearchSlots | None = None,
+        on_free: Callable[[], None] | None = None,
+    ) -> None:
         self.make = make
+        self.slots = slots
+        self.on_free = on_free
         self.engine: Any = None
         self.thread: threading.Thread | None = None
         self.cancel = threading.Event()
@@ -168,6 +307,11 @@ class Searcher:
         if self.engine is not None:
             reset = getattr(self.engine, "new_game", None) or self.engine.clear
             reset()
+
+    def release(self) -> None:
+        """Drops the engine (and its hash table) unless a search runs; the next search makes a new one."""
+        if self.thread is None or not self.thread.is_alive():
+            self.engine = None
 
     async def halt(self) -> None:
         """Stops the running search (its result will be ignored) and waits for its thread."""
@@ -187,16 +331,30 @@ class Searcher:
         """Runs ``work(engine, generation, cancel)`` in a new thread after stopping the previous search
         (*generation* tells the search's reports from an older one's; *cancel* is set when it should
         stop); *on_done* gets its result (or exception) on the event loop, unless another search or
-        :meth:`halt` came since."""
+        :meth:`halt` came since. The search holds one of *slots* while it runs; *on_free* is called on
+        the event loop once it has given it back.
+
+        :raises: :exc:`Busy` (the previous search stopped all the same) when no slot is free.
+        """
         async with self.lock:
             await self.halt()
-            if self.engine is None:
-                self.engine = self.make()
+            slots = self.slots
+            if slots is not None:
+                slots.take()
+            try:
+                if self.engine is None:
+                    self.engine = self.make()
+            except BaseException:
+                if slots is not None:
+                    slots.give()
+                raise
             engine, generation = self.engine, self.generation
             cancel = self.cancel = threading.Event()
             loop = asyncio.get_running_loop()
 
             def finish(result: Any, error: BaseException | None) -> None:
+                if self.on_free is not None:
+                    self.on_free()
                 if generation == self.generation:
                     on_done(result, error)
 
@@ -205,6 +363,9 @@ class Searcher:
                     result, error = work(engine, generation, cancel), None
                 except Exception as err:  # reported on the page, never fatal
                     result, error = None, err
+                finally:
+                    if slots is not None:
+                        slots.give()
                 with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
                     loop.call_soon_threadsafe(finish, result, error)
 
@@ -312,18 +473,20 @@ class Session:
         self.id = session_id
         self.clients: set[Client] = set()
         self.game: Game | None = None
-        self.player = Searcher()
-        self.mini_player = Searcher(lambda: minichess.Searcher(hash_mb=GUI_HASH_MB))
+        slots, on_free = hub.search_slots, hub.search_freed
+        self.player = Searcher(_chess_engine, slots=slots, on_free=on_free)
+        self.mini_player = Searcher(_mini_engine, slots=slots, on_free=on_free)
         self.engine_cp: int | None = None
         self.thinking = False
         self.line = Line()
         self.multipv = 1
-        self.analyser = Searcher()
-        self.mini_analyser = Searcher(lambda: minichess.Searcher(hash_mb=GUI_HASH_MB))
+        self.analyser = Searcher(_chess_engine, slots=slots, on_free=on_free)
+        self.mini_analyser = Searcher(_mini_engine, slots=slots, on_free=on_free)
         self.analysing = False
         self.analysis: dict[int, dict[str, Any]] = {}
         self.watching: str | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
+        self._orphan_timer: asyncio.TimerHandle | None = None
 
     # -- sending
 
@@ -355,8 +518,12 @@ class Session:
         return {"type": "analysis", "running": self.analysing, "multipv": self.multipv, "lines": lines}
 
     async def attach(self, client: Client) -> None:
-        """A page connects: it gets the whole state."""
+        """A page connects: it gets the whole state (and a game's engine stopped for want of a page
+        starts thinking again)."""
         self.clients.add(client)
+        if self._orphan_timer is not None:
+            self._orphan_timer.cancel()
+            self._orphan_timer = None
         client.send(
             {
                 "type": "hello",
@@ -364,6 +531,7 @@ class Session:
                 "session": self.id,
                 "levels": {name: list(value) for name, value in LEVELS.items()},
                 "variants": {variant.name: variant.title for variant in VARIANTS.values()},
+                "watchable": self.hub.watchable(),
             }
         )
         client.send(self.game_message())
@@ -371,15 +539,41 @@ class Session:
         client.send(self.analysis_message())
         if self.watching is not None:
             self.hub.subscribe(self, self.watching, client)
+        if self.game is not None and self.game.engine_to_move() and not self.thinking:
+            self._changed()
 
     async def detach(self, client: Client) -> None:
-        """A page goes; with the last one, the analysis stops (a game's engine finishes its move)."""
+        """A page goes; with the last one, the analysis stops, a game's engine may go on with its
+        move for :data:`ORPHAN_SEARCH_S`, and the engines not searching are dropped (a session
+        without a page costs no hash table)."""
         self.clients.discard(client)
         if not self.clients:
             if self.analysing:
                 self.analysing = False
                 await self._halt_analysis()
             self.hub.unsubscribe(self)
+            if self.thinking and self._orphan_timer is None:
+                loop = asyncio.get_running_loop()
+                self._orphan_timer = loop.call_later(ORPHAN_SEARCH_S, self._on_orphaned)
+            self._release_engines()
+
+    def _release_engines(self) -> None:
+        if not self.clients:
+            for searcher in (self.player, self.mini_player, self.analyser, self.mini_analyser):
+                searcher.release()
+
+    def _on_orphaned(self) -> None:
+        """No page came back in time: the game's engine stops (it starts again on :meth:`attach`)."""
+        self._orphan_timer = None
+        game = self.game
+        if self.clients or game is None or not self.thinking:
+            return
+        self.thinking = False
+        asyncio.ensure_future(self._halt_and_release(self._searcher(game)))
+
+    async def _halt_and_release(self, searcher: Searcher) -> None:
+        await searcher.halt()
+        self._release_engines()
 
     async def close(self) -> None:
         """Stops everything (the session is dropped)."""
@@ -387,8 +581,9 @@ class Session:
         await self._halt_analysis()
         await self.player.halt()
         await self.mini_player.halt()
-        if self._flag_timer is not None:
-            self._flag_timer.cancel()
+        for timer in (self._flag_timer, self._orphan_timer):
+            if timer is not None:
+                timer.cancel()
         self.hub.unsubscribe(self)
 
     # -- ops
@@ -475,7 +670,10 @@ class Session:
         variant = msg.get("variant") or "chess"
         if variant not in VARIANTS:
             raise ValueError(f"unknown game {shown(variant)}; expected one of {', '.join(VARIANTS)}")
-        self.line = load_text(text, variant=variant)
+        if len(text) > MAX_TEXT:
+            raise ValueError(f"the text is longer than {MAX_TEXT} characters ({len(text)})")
+        async with self.hub.parses:  # off the event loop, a few at a time
+            self.line = await asyncio.to_thread(load_text, text, variant=variant)
         await self._line_changed()
 
     async def op_goto(self, client: Client, msg: dict[str, Any]) -> None:
@@ -486,6 +684,8 @@ class Session:
         moves = msg.get("moves")
         if not isinstance(moves, list):
             raise TypeError(f"moves must be a list of UCI moves, got {shown(moves)}")
+        if len(moves) > MAX_PLIES:
+            raise ValueError(f"play at most {MAX_PLIES} moves at once, got {len(moves)}")
         self.line = self.line.play(moves)
         await self._line_changed()
 
@@ -505,9 +705,10 @@ class Session:
         folder = msg.get("folder")
         if not isinstance(folder, str) or not folder.strip():
             raise ValueError(f"give a match's --out folder to watch, got {shown(folder)}")
-        MatchWatch(folder.strip()).check()
+        allowed = self.hub.allowed_folder(folder.strip())
+        MatchWatch(allowed).check()
         self.hub.unsubscribe(self)
-        self.watching = folder.strip()
+        self.watching = str(allowed)
         for page in self.clients:
             self.hub.subscribe(self, self.watching, page)
 
@@ -535,7 +736,7 @@ class Session:
         """After any change to the game: tell the pages, start the engine if it is its move, and
         watch the clock of the side to move."""
         game = self.game
-        if game is not None and game.engine_to_move() and not self.thinking:
+        if game is not None and game.engine_to_move() and not self.thinking and self.clients:
             self.thinking = True
             asyncio.ensure_future(self._think(game))
         self.broadcast(self.game_message())
@@ -588,6 +789,8 @@ class Session:
 
         def done(played: _Played | None, error: BaseException | None) -> None:
             self.thinking = False
+            if not self.clients:  # its move is made: no page keeps the engine (its search is over)
+                self._searcher(game).engine = None
             if self.game is not game or error is not None or played is None:
                 if error is not None:
                     self.broadcast({"type": "error", "op": "engine", "message": _message(error)})
@@ -603,6 +806,11 @@ class Session:
         work = play_minichess if game.variant is MINICHESS else play_chess
         try:
             await self._searcher(game).start(work, done)
+        except Busy as err:  # it thinks once a search ends (Hub.search_freed)
+            self.thinking = False
+            self.hub.waiting.add(self)
+            self.broadcast({"type": "error", "op": "engine", "message": f"camelpy waits to think: {err}"})
+            self.broadcast(self.game_message())
         except Exception:
             self.thinking = False
             raise
@@ -683,12 +891,17 @@ class Session:
                 self.broadcast({"type": "error", "op": "analyse", "message": _message(error)})
             self.broadcast(self.analysis_message())
 
-        if self.line.variant == "minichess":
-            await self.analyser.halt()
-            await self.mini_analyser.start(search_minichess, done)
-        else:
-            await self.mini_analyser.halt()
-            await self.analyser.start(search_chess, done)
+        try:
+            if self.line.variant == "minichess":
+                await self.analyser.halt()
+                await self.mini_analyser.start(search_minichess, done)
+            else:
+                await self.mini_analyser.halt()
+                await self.analyser.start(search_chess, done)
+        except Busy:
+            self.analysing = False
+            self.broadcast(self.analysis_message())
+            raise
         self.broadcast(self.analysis_message())
 
     def _on_analysis_info(self, generation: int, view: dict[str, Any]) -> None:
@@ -729,15 +942,33 @@ class _Feed:
         self.sessions: set[Session] = set()
         self.task: asyncio.Task[None] | None = None
 
+        self.skipped = 0
+
     async def run(self) -> None:
         while self.sessions:
             await asyncio.sleep(WATCH_POLL_S)
-            self.publish(self.watch.poll())
+            self.poll()
+
+    def poll(self) -> None:
+        """Reads what is new and sends it; never raises (the feed goes on whatever the files hold)."""
+        try:
+            events = self.watch.poll()
+        except Exception:  # a bug of ours: the feed goes on
+            log.exception("watch poll failed")
+            events = []
+        self.publish(events)
 
     def publish(self, events: list[dict[str, Any]]) -> None:
-        if not events:
+        if not events and self.watch.skipped == self.skipped:
             return
-        text = json.dumps({"type": "watch_events", "folder": str(self.watch.folder), "events": events})
+        self.skipped = self.watch.skipped
+        message = {
+            "type": "watch_events",
+            "folder": str(self.watch.folder),
+            "events": events,
+            "skipped": self.skipped,
+        }
+        text = json.dumps(message)
         for session in list(self.sessions):
             for client in list(session.clients):
                 client.send_text(text)
@@ -746,11 +977,63 @@ class _Feed:
 class Hub:
     """All sessions and watched folders of one server."""
 
-    def __init__(self, *, watch: str | None = None) -> None:
+    def __init__(self, *, watch: Sequence[str | Path] = (), watch_roots: Sequence[str | Path] = ()) -> None:
         self.sessions: collections.OrderedDict[str, Session] = collections.OrderedDict()
         self.feeds: dict[str, _Feed] = {}
-        self.default_watch = watch
+        self.watch_folders = tuple(_resolved(folder) for folder in watch)
+        self.watch_roots = tuple(_resolved(root) for root in watch_roots)
+        self.default_watch = str(self.watch_folders[0]) if self.watch_folders else None
+        self.sockets = 0
+        self.session_sockets: collections.Counter[str] = collections.Counter()
+        self.search_slots = SearchSlots(MAX_SEARCHES)
+        self.waiting: set[Session] = set()
+        self.parses = asyncio.Semaphore(MAX_PARSES)
         self._trace_engine: camelpy.Engine | None = None
+
+    def watchable(self) -> dict[str, list[str]]:
+        """What the pages may watch: ``folders`` (``--watch``), ``roots`` (``--watch-root``: any folder
+        below), and ``below``: the folders directly below each root (at most :data:`MAX_LISTED` each),
+        offered in the folder box."""
+        below: list[str] = []
+        for root in self.watch_roots:
+            with contextlib.suppress(OSError), os.scandir(root) as entries:
+                found = sorted(entry.path for entry in entries if entry.is_dir() and entry.name[0] != ".")
+                below.extend(found[:MAX_LISTED])
+        return {
+            "folders": [str(folder) for folder in self.watch_folders],
+            "roots": [str(root) for root in self.watch_roots],
+            "below": below,
+        }
+
+    def allowed_folder(self, folder: str) -> Path:
+        """*folder* (resolved) when the server may watch it: a ``--watch`` folder or one below a
+        ``--watch-root``.
+
+        :raises: :exc:`ValueError` naming the allowed folders otherwise; the same message whether or
+            not *folder* exists.
+        """
+        path = _resolved(folder)
+        if path in self.watch_folders or any(path.is_relative_to(root) for root in self.watch_roots):
+            return path
+        named = [quote(str(f)) for f in self.watch_folders] + [
+            f"below {quote(str(r))}" for r in self.watch_roots
+        ]
+        if not named:
+            raise ValueError(
+                f"cannot watch {quote(folder)}: this camelpy gui watches no folder "
+                "(start it with --watch FOLDER or --watch-root DIR)"
+            )
+        raise ValueError(
+            f"cannot watch {quote(folder)}: this camelpy gui watches only the folders it was started "
+            f"with (--watch, --watch-root): {', '.join(named)}"
+        )
+
+    def search_freed(self) -> None:
+        """A search ended: a game whose engine was refused a slot (and has a page) thinks now."""
+        waiting, self.waiting = self.waiting, set()
+        for session in waiting:
+            if self.sessions.get(session.id) is session:
+                session._changed()
 
     def eval_trace(self, board: chess.Board) -> str:
         """The classical evaluation's terms for *board* (an engine of its own that never searches, so
@@ -760,19 +1043,25 @@ class Hub:
         return self._trace_engine.eval_trace(board)
 
     async def session(self, session_id: str) -> Session:
-        """The session called *session_id*, made if new (dropping the oldest idle one beyond
-        :data:`MAX_SESSIONS`)."""
+        """The session called *session_id*, made if new (dropping the oldest idle one at
+        :data:`MAX_SESSIONS`).
+
+        :raises: :exc:`Busy` for a new session when :data:`MAX_SESSIONS` all have a page.
+        """
         session = self.sessions.get(session_id)
         if session is None:
+            while len(self.sessions) >= MAX_SESSIONS:
+                idle = next((s for s in self.sessions.values() if not self.session_sockets[s.id]), None)
+                if idle is None:
+                    raise Busy(
+                        f"the server holds {len(self.sessions)} sessions, each with a page open: the most"
+                    )
+                del self.sessions[idle.id]
+                self.waiting.discard(idle)
+                await idle.close()
             session = Session(self, session_id)
             session.watching = self.default_watch
             self.sessions[session_id] = session
-            while len(self.sessions) > MAX_SESSIONS:
-                idle = next((s for s in self.sessions.values() if not s.clients and s is not session), None)
-                if idle is None:
-                    break
-                del self.sessions[idle.id]
-                await idle.close()
         self.sessions.move_to_end(session_id)
         return session
 
@@ -804,8 +1093,102 @@ class Hub:
             await session.close()
 
 
-def create_app(*, watch: str | None = None) -> Starlette:
-    """The application; *watch* is the folder new pages follow (``camelpy gui --watch``).
+def _resolved(folder: str | Path) -> Path:
+    """*folder* made absolute with its links followed (``..`` and links cannot lead out of a root).
+
+    :raises: :exc:`ValueError` for a path that cannot be resolved (a loop of links).
+    """
+    try:
+        return Path(folder).resolve()
+    except (OSError, RuntimeError) as err:
+        raise ValueError(f"cannot resolve {quote(str(folder))}: {err}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Access:
+    """Who may use the server: pages and sockets showing *token*, sent to a ``Host`` in *hosts*,
+    sockets from the page's own origin or one of *origins*.
+
+    >>> access = Access.make(token="t", host="127.0.0.1", allow_origins=["https://chess.example.org"])
+    >>> access.hosts
+    ('127.0.0.1', 'localhost', '[::1]', 'chess.example.org')
+    >>> access.origin_ok("http://127.0.0.1:8765", "127.0.0.1:8765")
+    True
+    >>> access.origin_ok("http://evil.example", "127.0.0.1:8765")
+    False
+    >>> access.origin_ok("https://chess.example.org", "127.0.0.1:8765")
+    True
+
+    :raises: :exc:`ValueError` (from :meth:`make`) quoting an origin that is not ``scheme://host[:port]``.
+    """
+
+    token: str
+    """The per-run secret every page request and socket must show (``?token=…``)."""
+    hosts: tuple[str, ...]
+    """What a ``Host`` header may name (without its port; an IPv6 address in brackets)."""
+    origins: frozenset[str]
+    """Origins allowed besides the page's own (``--allow-origin``), as ``scheme://host[:port]``."""
+
+    @classmethod
+    def make(
+        cls, *, token: str | None = None, host: str = "127.0.0.1", allow_origins: Sequence[str] = ()
+    ) -> Access:
+        """The access for a server listening on *host*: the loopback names, *host* itself (unless a
+        wildcard such as ``0.0.0.0``), and the hosts of *allow_origins*; *token* ``None`` makes a new
+        one."""
+        origins = [_origin(origin) for origin in allow_origins]
+        hosts = list(LOOPBACK_HOSTS)
+        named = f"[{host}]" if ":" in host else host
+        if host not in ("0.0.0.0", "::", "") and named.lower() not in hosts:
+            hosts.append(named.lower())
+        for origin in origins:
+            name = urlsplit(origin).hostname or ""
+            name = f"[{name}]" if ":" in name else name
+            if name not in hosts:
+                hosts.append(name)
+        token = secrets.token_urlsafe(TOKEN_BYTES) if token is None else token
+        return cls(token, tuple(hosts), frozenset(origins))
+
+    def token_ok(self, given: str | None) -> bool:
+        """Whether *given* is the token (compared in constant time)."""
+        return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
+
+    def origin_ok(self, origin: str | None, host: str | None) -> bool:
+        """Whether a socket with this ``Origin`` header, sent to this ``Host``, may connect: the
+        page's own origin (its host and port are the ``Host``), or an allowed one. A client that is not
+        a browser sends no origin and is left to the token."""
+        if origin is None:
+            return True
+        if origin.lower() in self.origins:
+            return True
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and host is not None and parts.netloc.lower() == host.lower()
+
+
+def _origin(text: str) -> str:
+    """An ``--allow-origin`` value checked and normalised (lower case, no trailing slash).
+
+    :raises: :exc:`ValueError` quoting it when it is not ``http(s)://host[:port]``.
+    """
+    origin = text.strip().rstrip("/").lower()
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+        raise ValueError(
+            f"an origin is scheme://host[:port], such as https://chess.example.org, got {quote(text)}"
+        )
+    return origin
+
+
+def create_app(
+    *,
+    watch: Sequence[str | Path] = (),
+    watch_roots: Sequence[str | Path] = (),
+    access: Access | None = None,
+) -> Starlette:
+    """The application: *watch* are the folders pages may watch (new pages follow the first,
+    ``camelpy gui --watch``), *watch_roots* folders below which any may be watched (``--watch-root``),
+    *access* who may connect (default: a new token, this machine's names); the token is
+    ``app.state.access.token``.
 
     >>> app = create_app()
     >>> sorted(route.path for route in app.routes)
@@ -815,16 +1198,21 @@ def create_app(*, watch: str | None = None) -> Starlette:
     """
     try:
         from starlette.applications import Starlette
+        from starlette.middleware import Middleware
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
         from starlette.requests import Request
-        from starlette.responses import FileResponse, Response
+        from starlette.responses import FileResponse, PlainTextResponse, Response
         from starlette.routing import Mount, Route, WebSocketRoute
         from starlette.staticfiles import StaticFiles
         from starlette.websockets import WebSocketDisconnect
     except ImportError as err:
         raise ImportError(f"{MISSING_EXTRA} ({err})") from None
-    hub = Hub(watch=watch)
+    hub = Hub(watch=watch, watch_roots=watch_roots)
+    access = access if access is not None else Access.make()
 
     async def index(request: Request) -> Response:
+        if not access.token_ok(request.query_params.get("token")):
+            return PlainTextResponse(NO_TOKEN, status_code=403)
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def piece(request: Request) -> Response:
@@ -835,29 +1223,73 @@ def create_app(*, watch: str | None = None) -> Starlette:
         svg = chess.svg.piece(chess.Piece.from_symbol(symbol))
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
-    async def websocket_endpoint(websocket: WebSocket) -> None:
-        session_id = websocket.query_params.get("session", "")
+    async def refuse(websocket: WebSocket, message: str, code: int) -> None:
+        """Accepts the socket only to say why it is closed."""
         await websocket.accept()
-        if not SESSION_ID.fullmatch(session_id):
-            await websocket.send_text(
-                json.dumps({"type": "error", "op": None, "message": f"bad session name {quote(session_id)}"})
-            )
-            await websocket.close(code=1008)
+        await websocket.send_text(json.dumps({"type": "error", "op": None, "message": message}))
+        await websocket.close(code=code)
+
+    async def websocket_endpoint(websocket: WebSocket) -> None:
+        origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+        if not access.origin_ok(origin, host) or not access.token_ok(websocket.query_params.get("token")):
+            await websocket.close(code=POLICY_CLOSE)  # before accepting: HTTP 403
             return
-        session = await hub.session(session_id)
+        session_id = websocket.query_params.get("session", "")
+        if not SESSION_ID.fullmatch(session_id):
+            await refuse(websocket, f"bad session name {quote(session_id)}", POLICY_CLOSE)
+            return
+        if hub.sockets >= MAX_SOCKETS:
+            await refuse(
+                websocket, f"the server has {hub.sockets} pages connected, the most at once", BUSY_CLOSE
+            )
+            return
+        if hub.session_sockets[session_id] >= MAX_SOCKETS_PER_SESSION:
+            await refuse(
+                websocket,
+                f"this tab's session has {hub.session_sockets[session_id]} pages connected, the most",
+                BUSY_CLOSE,
+            )
+            return
+        hub.sockets += 1  # counted before anything is awaited, so that the caps hold exactly
+        hub.session_sockets[session_id] += 1
+        try:
+            await serve_page(websocket, session_id)
+        finally:
+            hub.sockets -= 1
+            hub.session_sockets[session_id] -= 1
+            if not hub.session_sockets[session_id]:
+                del hub.session_sockets[session_id]
+
+    async def serve_page(websocket: WebSocket, session_id: str) -> None:
+        """One page's socket, from its session's state to its last message."""
+        try:
+            session = await hub.session(session_id)
+        except Busy as err:
+            await refuse(websocket, str(err), BUSY_CLOSE)
+            return
+        await websocket.accept()
         client = Client(websocket)
         pump = asyncio.ensure_future(client.pump())
         await session.attach(client)
         try:
             while not pump.done():
                 try:
-                    text = await websocket.receive_text()
-                except (WebSocketDisconnect, RuntimeError, KeyError):
+                    event = await websocket.receive()
+                except (WebSocketDisconnect, RuntimeError):
                     break
+                if event["type"] == "websocket.disconnect":
+                    break
+                text = event.get("text")
+                if not isinstance(text, str):
+                    client.send(
+                        {"type": "error", "op": None, "message": "send text frames of JSON, not binary"}
+                    )
+                    continue
                 try:
-                    message = json.loads(text)
-                except ValueError:
-                    client.send({"type": "error", "op": None, "message": f"not JSON: {quote(text)}"})
+                    message = parse_json(text, max_length=MAX_MESSAGE, max_depth=MAX_JSON_DEPTH)
+                except ValueError as err:
+                    problem = "not JSON" if isinstance(err, json.JSONDecodeError) else str(err)
+                    client.send({"type": "error", "op": None, "message": f"{problem}: {quote(text)}"})
                     continue
                 try:
                     await session.handle(client, message)
@@ -882,30 +1314,56 @@ def create_app(*, watch: str | None = None) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             WebSocketRoute("/ws", websocket_endpoint),
         ],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(access.hosts), www_redirect=False)],
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.access = access
     return app
+
+
+def make_server(app: Starlette) -> uvicorn.Server:
+    """The uvicorn server for *app*, with the caps that belong to it (:data:`MAX_MESSAGE`,
+    :data:`MAX_CONNECTIONS`); run it with ``server.run(sockets=[sock])``.
+
+    :raises: :exc:`ImportError` (:data:`MISSING_EXTRA`) without uvicorn.
+    """
+    try:
+        import uvicorn
+    except ImportError as err:
+        raise ImportError(f"{MISSING_EXTRA} ({err})") from None
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        ws="auto",
+        ws_max_size=MAX_MESSAGE,
+        limit_concurrency=MAX_CONNECTIONS,
+    )
+    return uvicorn.Server(config)
 
 
 def serve(
     host: str = "127.0.0.1",
     port: int = DEFAULT_PORT,
     *,
-    watch: str | None = None,
+    watch: Sequence[str] = (),
+    watch_roots: Sequence[str] = (),
+    allow_origins: Sequence[str] = (),
     open_browser: bool = False,
     ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serves the GUI until Ctrl-C; *ready* gets the page's address once it listens.
+    """Serves the GUI until Ctrl-C; *ready* gets the page's address, with its token, once it listens.
 
-    :raises: :exc:`ValueError` quoting the address when it cannot be listened on (a port in use);
-        :exc:`ImportError` (:data:`MISSING_EXTRA`) without Starlette and uvicorn.
+    :raises: :exc:`ValueError` quoting the address when it cannot be listened on (a port in use), a
+        watched folder that is not there, or a bad origin; :exc:`ImportError`
+        (:data:`MISSING_EXTRA`) without Starlette and uvicorn.
     """
-    try:
-        import uvicorn
-    except ImportError as err:
-        raise ImportError(f"{MISSING_EXTRA} ({err})") from None
-    app = create_app(watch=watch)
+    access = Access.make(host=host, allow_origins=allow_origins)
+    for folder in [*watch, *watch_roots]:
+        MatchWatch(folder).check()
+    app = create_app(watch=watch, watch_roots=watch_roots, access=access)
+    server = make_server(app)
     int_arg(port, "port", 0, 65535)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -920,13 +1378,12 @@ def serve(
     except OSError as err:
         raise ValueError(f"cannot listen on {quote(f'{host}:{port}')}: {err.strerror or err}") from None
     port = sock.getsockname()[1]
-    shown_host = f"[{host}]" if ":" in host else host
-    url = f"http://{shown_host}:{port}/"
-    if watch is not None:
-        MatchWatch(watch).check()
+    shown_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]", "": "127.0.0.1"}.get(
+        host, f"[{host}]" if ":" in host else host
+    )
+    url = f"http://{shown_host}:{port}/?token={access.token}"
+    if watch:
         url += "#watch"
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="auto")
-    server = uvicorn.Server(config)
     if ready is not None:
         ready(url)
     if open_browser:
@@ -937,7 +1394,10 @@ def serve(
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``camelpy gui``'s arguments."""
     p.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; never 0.0.0.0 on a network "
+        "you do not trust: see docs/security.md)",
     )
     p.add_argument(
         "--port",
@@ -948,7 +1408,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--watch",
         metavar="FOLDER",
-        help="open on the Watch view, following this match or tournament --out folder",
+        action="append",
+        default=[],
+        help="a match or tournament --out folder the page may watch (repeatable); it opens on the "
+        "Watch view following the first",
+    )
+    p.add_argument(
+        "--watch-root",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="the page may watch any folder below DIR (repeatable); no other folder is ever read",
+    )
+    p.add_argument(
+        "--allow-origin",
+        metavar="ORIGIN",
+        action="append",
+        default=[],
+        help="also accept pages served from ORIGIN, such as https://chess.example.org behind a "
+        "reverse proxy (repeatable; its host is accepted as a Host too)",
     )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
@@ -959,9 +1437,19 @@ def main(args: argparse.Namespace) -> int:
     def ready(url: str) -> None:
         print(f"camelpy gui on {url} (Ctrl-C stops it)", flush=True)
 
-    serve(args.host, args.port, watch=args.watch, open_browser=not args.no_browser, ready=ready)
+    serve(
+        args.host,
+        args.port,
+        watch=args.watch,
+        watch_roots=args.watch_root,
+        allow_origins=args.allow_origin,
+        open_browser=not args.no_browser,
+        ready=ready,
+    )
     return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main(argparse.Namespace(host="127.0.0.1", port=DEFAULT_PORT, watch=None, no_browser=False)))
+    parser = argparse.ArgumentParser(prog="camelpy gui")
+    add_arguments(parser)
+    sys.exit(main(parser.parse_args()))

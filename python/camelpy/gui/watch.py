@@ -5,6 +5,9 @@ score with Elo ± error and LLR, and the Elo estimate after each game for the pl
 replayed from the folder's ``games.jsonl``.
 
 Reading never blocks the match: the match appends, :meth:`MatchWatch.poll` reads what is complete.
+The files are data, not trusted: a line that is not a JSON object (not JSON, not UTF-8, nested deeper
+than :data:`MAX_DEPTH`, longer than :data:`MAX_LINE`) is skipped and counted in the snapshot's
+``skipped``, and the lines after it are read as usual; a long line is never held in memory whole.
 
 >>> import tempfile
 >>> from camelpy.tools.events import EventLog
@@ -21,7 +24,7 @@ Reading never blocks the match: the match appends, :meth:`MatchWatch.poll` reads
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +33,12 @@ import chess
 from camelpy._args import path_arg
 from camelpy._quote import quote
 from camelpy.gui.boards import board_view
+from camelpy.gui.bounded import parse_json
 from camelpy.tools.events import EVENTS_FILE
 from camelpy.tools.openings import Opening
 from camelpy.tools.referee import GameRecord, result_event
 
-__all__ = ["MAX_FINISHED", "MatchWatch", "replay"]
+__all__ = ["MAX_DEPTH", "MAX_FINISHED", "MAX_LINE", "MatchWatch", "replay"]
 
 MAX_FINISHED = 10_000
 """Finished games a watch lists (the most recent); a longer run's older games stay in its files."""
@@ -42,6 +46,42 @@ MAX_FINISHED = 10_000
 MAX_READ = 4 << 20
 """Bytes read from the events file at one poll, so that opening a long run's folder does not stall
 the server; the rest comes at the following polls."""
+
+MAX_LINE = 1 << 20
+"""Bytes in one line of ``events.jsonl`` or ``games.jsonl``: an event is a few hundred bytes and a
+1,000-ply game's record about 100 KB; a longer line is skipped without being held whole."""
+
+MAX_DEPTH = 16
+"""How deeply a line's JSON may nest: events and game records nest three or four deep; deeper is
+skipped before it can exhaust the recursion limit (which stopped the feed and every replay)."""
+
+
+def _parse_line(raw: bytes) -> dict[str, Any] | None:
+    """One line as a JSON object, or ``None`` when it is not one (within the bounds above)."""
+    try:
+        value = parse_json(raw, max_length=MAX_LINE, max_depth=MAX_DEPTH)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _lines(path: Path) -> Iterator[bytes | None]:
+    """The lines of the file at *path* (without their ends), reading at most :data:`MAX_LINE` bytes
+    at a time: a longer line comes as ``None`` and is never held whole.
+
+    :raises: :exc:`OSError` when the file cannot be opened.
+    """
+    with path.open("rb") as f:
+        while True:
+            line = f.readline(MAX_LINE + 1)
+            if not line:
+                return
+            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                while line and not line.endswith(b"\n"):  # the rest of the long line
+                    line = f.readline(MAX_LINE)
+                yield None
+                continue
+            yield line.rstrip(b"\r\n")
 
 
 class MatchWatch:
@@ -59,6 +99,7 @@ class MatchWatch:
         """Forgets everything read (the file is read again from its start)."""
         self._offset = 0
         self._partial = b""
+        self._discarding = False  # inside a line longer than MAX_LINE: skip to its end
         self.run: dict[str, Any] | None = None
         self.running: dict[str, dict[str, Any]] = {}
         self._boards: dict[str, chess.Board] = {}
@@ -103,14 +144,21 @@ class MatchWatch:
         self._offset += len(data)
         data = self._partial + data
         lines = data.split(b"\n")
-        self._partial = lines.pop()  # an unfinished last line waits for the next poll
+        rest = lines.pop()  # an unfinished last line waits for the next poll
+        if self._discarding:  # the tail of a line too long to keep
+            if lines:
+                lines.pop(0)
+                self._discarding = False
+            else:
+                rest = b""
+        if len(rest) > MAX_LINE:
+            self.skipped += 1
+            self._discarding = True
+            rest = b""
+        self._partial = rest
         for raw in lines:
-            try:
-                event = json.loads(raw)
-            except ValueError:
-                self.skipped += 1
-                continue
-            if not isinstance(event, dict):
+            event = _parse_line(raw)
+            if event is None:
                 self.skipped += 1
                 continue
             applied = self.apply(event)
@@ -187,19 +235,21 @@ class MatchWatch:
     def _finished_run(self) -> list[dict[str, Any]]:
         """The ``run``, ``result`` and ``end`` events of a run that wrote no events file, made from its
         ``games.jsonl``."""
-        try:
-            lines = (self.folder / "games.jsonl").read_text(encoding="utf-8", errors="replace").splitlines()
-            header = json.loads(lines[0]) if lines else None
-        except (OSError, ValueError):
-            return []
-        if not isinstance(header, dict):
-            return []
         records = []
-        for line in lines[1:]:
-            try:
-                records.append(GameRecord.from_json(json.loads(line)))
-            except (ValueError, TypeError):
-                continue
+        try:
+            lines = _lines(self.folder / "games.jsonl")
+            first = next(lines, None)
+            header = _parse_line(first) if first is not None else None
+            if header is None:
+                return []
+            for line in lines:
+                record = _record(line)
+                if record is None:
+                    self.skipped += 1
+                else:
+                    records.append(record)
+        except OSError:
+            return []
         names = sorted({name for r in records for name in (r.white, r.black)})
         run = {
             "type": "run",
@@ -239,24 +289,32 @@ def _round_key(label: str) -> tuple[int, ...]:
         return (0,)
 
 
+def _record(line: bytes | None) -> GameRecord | None:
+    """A line of ``games.jsonl`` as a game record, or ``None`` when it is not one."""
+    data = _parse_line(line) if line is not None else None
+    if data is None:
+        return None
+    try:
+        return GameRecord.from_json(data)
+    except (ValueError, TypeError):
+        return None
+
+
 def replay(folder: str | Path, game_id: str) -> dict[str, Any]:
     """A finished game of the run in *folder* (by its round, the event's ``id``) from its
     ``games.jsonl``: the players, the result, and each position with the move's SAN, score and depth.
+    Lines that are not game records are passed over (see :data:`MAX_LINE`, :data:`MAX_DEPTH`).
 
     :raises: :exc:`ValueError` quoting the folder or the game when it is not there.
     """
     path = Path(path_arg(folder, "folder")) / "games.jsonl"
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = _lines(path)
+        next(lines, None)  # the header
+        record = next((r for r in map(_record, lines) if r is not None and r.round == game_id), None)
     except OSError as err:
         raise ValueError(f"cannot read {quote(str(path))}: {err.strerror or err}") from None
-    for line in lines[1:]:
-        try:
-            record = GameRecord.from_json(json.loads(line))
-        except (ValueError, TypeError):
-            continue
-        if record.round != game_id:
-            continue
+    if record is not None:
         board = record.opening.board()
         positions = [board_view(board, playable=False)]
         sans, scores = [], []

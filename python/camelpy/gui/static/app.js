@@ -10,6 +10,11 @@ const PV_SHOWN = 14; // moves of an analysis line shown (the rest is noise at th
 
 // ---- connection ---------------------------------------------------------------------------------
 
+// The run's secret, from the address camelpy gui printed (?token=…): the server takes no socket without it.
+const token = new URLSearchParams(location.search).get("token") || "";
+const BUSY_CLOSE = 1013; // a socket refused because the server is at a cap: wait longer before trying again
+const BUSY_RECONNECT_MS = 10000;
+
 function newSessionId() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
   return Math.random().toString(36).slice(2) + Date.now().toString(36);
@@ -23,7 +28,8 @@ let pending = [];
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws?session=${encodeURIComponent(sessionId)}`);
+  const query = `session=${encodeURIComponent(sessionId)}&token=${encodeURIComponent(token)}`;
+  socket = new WebSocket(`${scheme}://${location.host}/ws?${query}`);
   socket.onopen = () => {
     $("connection").textContent = "connected";
     $("connection").className = "connection ok";
@@ -31,10 +37,10 @@ function connect() {
     pending = [];
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     $("connection").textContent = "reconnecting…";
     $("connection").className = "connection lost";
-    setTimeout(connect, RECONNECT_MS);
+    setTimeout(connect, event.code === BUSY_CLOSE ? BUSY_RECONNECT_MS : RECONNECT_MS);
   };
 }
 
@@ -54,13 +60,19 @@ function showMessage(text, kind = "error") {
 }
 
 const handlers = {
-  hello: (m) => setLevels(m.levels),
+  hello: (m) => {
+    setLevels(m.levels);
+    setWatchable(m.watchable);
+  },
   game: (m) => showGame(m.game, m.thinking),
   engine_info: (m) => showEngineInfo(m.info),
   line: (m) => showLine(m.line, m.trace),
   analysis: (m) => showAnalysis(m),
   watch_snapshot: (m) => showWatch(m.watch),
-  watch_events: (m) => m.events.forEach(watchEvent),
+  watch_events: (m) => {
+    m.events.forEach(watchEvent);
+    setSkipped(m.skipped);
+  },
   replay: (m) => showReplay(m.game),
   notice: (m) => showMessage(m.message, "notice"),
   error: (m) => showMessage(m.message, "error"),
@@ -375,8 +387,26 @@ $("watch-form").addEventListener("submit", (event) => {
   send("watch", { folder: $("watch-folder").value });
 });
 
+// What this server may watch (camelpy gui --watch, --watch-root): offered in the folder box; the server
+// refuses any other folder.
+function setWatchable(watchable) {
+  const list = $("watch-folders");
+  list.innerHTML = "";
+  for (const folder of [...watchable.folders, ...watchable.roots, ...watchable.below]) list.appendChild(new Option(folder, folder));
+  const named = [...watchable.folders, ...watchable.roots.map((root) => `any folder below ${root}`)];
+  $("watch-allowed").textContent = named.length
+    ? `This server watches: ${named.join("; ")}`
+    : "This server watches no folder: start it with camelpy gui --watch FOLDER or --watch-root DIR.";
+}
+
+function setSkipped(count) {
+  $("w-skipped").textContent = count ? `${count} line${count === 1 ? "" : "s"} of the run's files skipped (not events)` : "";
+  $("w-skipped").dataset.skipped = count || 0;
+}
+
 function showWatch(watch) {
   $("watch-folder").value = watch.folder;
+  setSkipped(watch.skipped);
   for (const { card } of watchCards.values()) card.remove();
   watchCards.clear();
   $("w-finished").innerHTML = "";
