@@ -10,6 +10,7 @@ connection.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -249,3 +250,92 @@ def test_without_ray_or_a_cluster_the_commands_say_so(tmp_path: Path) -> None:
         str(tmp_path), "--ray",
     )  # fmt: skip
     assert done.returncode == 2 and "--ray plays chess matches" in done.stderr
+
+
+class _Server:
+    """A TCP server on 127.0.0.1 that is not Ray: *answer* (bytes) is sent to each connection after
+    its first bytes arrive (``None``: it accepts and says nothing)."""
+
+    def __init__(self, answer: bytes | None) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.address = f"127.0.0.1:{self.sock.getsockname()[1]}"
+        self.answer = answer
+        self.held: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            if self.answer is not None:
+                conn.settimeout(5)
+                with contextlib.suppress(OSError):
+                    conn.recv(4096)
+                    conn.sendall(self.answer)
+
+    def close(self) -> None:
+        for conn in self.held:
+            conn.close()
+        self.sock.close()
+
+
+HTTP_ANSWER = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+def test_a_port_that_is_not_ray_is_refused_within_the_deadline() -> None:
+    for answer, why in (
+        (None, "it accepted the connection but did not answer within 0.5 s"),
+        (HTTP_ANSWER, "it does not answer as a Ray cluster's head does"),
+    ):
+        server = _Server(answer)
+        try:
+            began = time.monotonic()
+            with pytest.raises(ValueError, match=f"cannot join a Ray cluster at '{server.address}': {why}"):
+                cluster.check_address(server.address, timeout=0.5)
+            assert time.monotonic() - began < 3
+        finally:
+            server.close()
+
+
+def test_ray_address_from_the_environment_is_checked_too(tmp_path: Path) -> None:
+    """RAY_ADDRESS (no --ray address) at a refused port, at a silent server, or at an HTTP server: an
+    error line at once; it used to wait for ever in ray.init."""
+    env = {**os.environ, "RAY_ADDRESS": "127.0.0.1:1"}
+    command = [sys.executable, "-m", "camelpy", "match", "--engine", FAKE, "--engine", FAKE]
+    command += ["--each", "nodes=1", "--out", str(tmp_path / "m"), "--ray"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        "error: cannot join a Ray cluster at '127.0.0.1:1' (RAY_ADDRESS): Connection refused"
+    )
+    server = _Server(None)
+    try:
+        code = "from camelpy import cluster; cluster.connect(timeout=0.5)"
+        env["RAY_ADDRESS"] = server.address
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
+        )
+        assert done.returncode == 1
+        assert done.stderr.strip().splitlines()[-1] == (
+            f"ValueError: cannot join a Ray cluster at '{server.address}' (RAY_ADDRESS): it accepted the "
+            "connection but did not answer within 0.5 s (is it a Ray cluster's head?)"
+        )
+    finally:
+        server.close()
+    server = _Server(HTTP_ANSWER)
+    try:
+        done = subprocess.run(
+            [*command, server.address], capture_output=True, text=True, timeout=60, env=os.environ
+        )
+        assert done.returncode == 2
+        assert done.stderr.strip() == (
+            f"error: cannot join a Ray cluster at '{server.address}': it does not answer as a Ray "
+            "cluster's head does (gRPC over HTTP/2)"
+        )
+    finally:
+        server.close()

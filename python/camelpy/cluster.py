@@ -20,15 +20,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import socket
+import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 __all__ = [
     "BACKENDS",
+    "CONNECT_TIMEOUT",
     "TASK_RETRIES",
     "TaskPool",
     "add_ray_argument",
+    "check_address",
     "check_backend",
     "cluster_cpus",
     "connect",
@@ -80,23 +84,26 @@ def ray_module(what: str = "backend='ray'") -> Any:
         raise ImportError(missing_ray_message(what)) from None
 
 
-def connect(address: str | None = None, *, what: str = "backend='ray'") -> Any:
+def connect(address: str | None = None, *, what: str = "backend='ray'", timeout: float | None = None) -> Any:
     """Joins the Ray cluster at *address* (``"host:port"`` of its head, ``"auto"`` for the one started on
     this machine by ``ray start``; ``None``: ``RAY_ADDRESS`` or a cluster started on this machine, else
     a new one-machine cluster) unless this process is already connected, and returns the ``ray``
-    module.
+    module. A ``host:port`` address, given or from ``RAY_ADDRESS``, is first checked by
+    :func:`check_address` within *timeout* seconds (default :data:`CONNECT_TIMEOUT`): Ray itself waits
+    for minutes, or for ever, on a port where no head answers.
 
     :raises: :exc:`ImportError` when Ray is not installed (saying how to install it),
         :exc:`ValueError` naming *address* when no cluster answers there.
     """
     ray = ray_module(what)
     if not ray.is_initialized():
-        if address not in (None, "auto", "local") and "://" not in address:
-            _check_reachable(address)
+        given = address if address is not None else os.environ.get("RAY_ADDRESS") or None
+        if given is not None and given not in ("auto", "local") and "://" not in given:
+            check_address(given, timeout=timeout, source="" if address is not None else "RAY_ADDRESS")
         try:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as err:
-            where = "" if address is None else f" at {address!r}"
+            where = "" if given is None else f" at {given!r}"
             raise ValueError(f"cannot join a Ray cluster{where}: {err}") from None
     return ray
 
@@ -127,25 +134,65 @@ def ray_backend(address: str | None, what: str) -> str:
 
 
 CONNECT_TIMEOUT = 5.0
-"""Seconds to wait for a cluster's head to accept a connection: Ray itself would keep trying for minutes."""
+"""Seconds a cluster's head has to accept a connection and answer it as a gRPC server does (its
+HTTP/2 settings): a head answers in milliseconds, while Ray itself keeps trying for minutes, or for
+ever when the port accepts but is not Ray."""
+
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""What an HTTP/2 client sends first: the connection preface, then an empty SETTINGS frame (RFC 9113
+section 3.4). A gRPC server, which a Ray head (its GCS) is, answers with a SETTINGS frame of its own."""
+
+_FRAME_HEADER = 9
+"""Bytes of an HTTP/2 frame header: length (3), type (1), flags (1), stream (4); SETTINGS is type 4."""
 
 
-def _check_reachable(address: str) -> None:
-    """Raises :exc:`ValueError` when nothing accepts a connection at *address* (``host:port``).
+def check_address(address: str, *, timeout: float | None = None, source: str = "") -> None:
+    """Checks, within *timeout* seconds (default :data:`CONNECT_TIMEOUT`), that *address*
+    (``host:port``) accepts a connection and answers the way a Ray head does: as a gRPC server (HTTP/2
+    settings in reply to the HTTP/2 preface). A port nobody listens on, one that accepts and says
+    nothing, or an HTTP/1 server is refused at once, where Ray would wait. (With ``RAY_USE_TLS`` set
+    the head speaks TLS first: only the connection is checked.) *source* names where the address came
+    from (``RAY_ADDRESS``) in the message.
 
-    >>> _check_reachable("no port here")
+    >>> check_address("no port here")
     Traceback (most recent call last):
     ...
     ValueError: bad Ray cluster address 'no port here': expected host:port (or auto)
+
+    :raises: :exc:`ValueError` naming *address* and saying what went wrong.
     """
     host, sep, port = address.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"bad Ray cluster address {address!r}: expected host:port (or auto)")
+    limit = CONNECT_TIMEOUT if timeout is None else timeout
+    where = f"cannot join a Ray cluster at {address!r}" + (f" ({source})" if source else "")
+    deadline = time.monotonic() + limit
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+        sock = socket.create_connection((host.strip("[]"), int(port)), timeout=limit)
+    except socket.timeout:
+        raise ValueError(f"{where}: no connection within {limit:g} s") from None
     except OSError as err:
-        reason = err.strerror or type(err).__name__
-        raise ValueError(f"cannot join a Ray cluster at {address!r}: {reason}") from None
+        raise ValueError(f"{where}: {err.strerror or type(err).__name__}") from None
+    with sock:
+        if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+            return
+        try:
+            sock.settimeout(max(deadline - time.monotonic(), 0.001))
+            sock.sendall(_HTTP2_PREFACE)
+            head = b""
+            while len(head) < _FRAME_HEADER:
+                sock.settimeout(max(deadline - time.monotonic(), 0.001))
+                chunk = sock.recv(_FRAME_HEADER - len(head))
+                if not chunk:
+                    break
+                head += chunk
+        except socket.timeout:
+            silent = f"it accepted the connection but did not answer within {limit:g} s"
+            raise ValueError(f"{where}: {silent} (is it a Ray cluster's head?)") from None
+        except OSError as err:
+            raise ValueError(f"{where}: {err.strerror or type(err).__name__}") from None
+    if len(head) < _FRAME_HEADER or head[3] != 4 or int.from_bytes(head[5:9], "big") & 0x7FFFFFFF:
+        raise ValueError(f"{where}: it does not answer as a Ray cluster's head does (gRPC over HTTP/2)")
 
 
 def cluster_cpus(ray: Any) -> int:
