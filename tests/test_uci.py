@@ -24,7 +24,7 @@ import chess.polyglot
 import pytest
 from camelpy import _core
 from camelpy.uci import UciEngine
-from camelpy.uci.loop import MAX_LINE_BYTES
+from camelpy.uci.loop import MAX_LINE_BYTES, MAX_PERFT_DEPTH
 
 from tests.conftest import DATA_DIR, REPO_ROOT
 
@@ -407,6 +407,23 @@ def test_go_perft_prints_divide_then_total() -> None:
     assert sum(int(line.split(": ")[1]) for line in out[:-2]) == 8902
     kiwipete = session.run(f"position fen {KIWIPETE}", "go perft 2")
     assert kiwipete[-1] == "Nodes searched: 2039"
+
+
+def test_a_deep_go_perft_runs_beside_the_loop_and_stops() -> None:
+    """``go perft`` counts on a thread of its own: ``isready`` is answered while it runs and ``stop``
+    ends it (issue 37: a deep one left the engine deaf until it finished, hours at depth 9)."""
+    with UciProcess() as uci:
+        uci.send("position startpos")
+        uci.send(f"go perft {MAX_PERFT_DEPTH}")
+        sent = uci.send("isready")
+        when, _, before = uci.read_until("readyok")
+        assert before == [] and when - sent < GENEROUS_S
+        uci.send("stop")
+        _, line, _ = uci.read_until("info string go perft", timeout=10)
+        assert line.startswith(f"info string go perft {MAX_PERFT_DEPTH} stopped after ")
+        assert uci.send("go perft 2") and uci.read_until("Nodes searched: 400")
+        uci.send("quit")
+        assert uci.close() == 0
 
 
 def test_d_shows_board_fen_key_and_checkers() -> None:

@@ -166,6 +166,10 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         self._pending: list[tuple[str, str | None] | None] = []
         """Commands deferred during a search: ``(option name, value text)``, or ``None`` for ucinewgame."""
         self._quitting = False
+        self._perft_thread: threading.Thread | None = None
+        """A ``go perft`` counting on a thread of its own, so that ``isready`` is answered meanwhile."""
+        self._perft_stop = threading.Event()
+        """Set to end the running ``go perft`` (by ``stop``, ``quit`` or a new ``go``)."""
 
     def has_option(self, name: str) -> bool:
         """Whether an option called *name* (any case) exists."""
@@ -406,11 +410,15 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         self._session.go(go, state, received)
 
     def _searching(self) -> bool:
-        return self._session.searching()
+        return self._session.searching() or self._perft_thread is not None
 
     def _sync(self) -> None:
-        """Forgets a finished search and applies what was deferred while it ran."""
-        if not self._session.collect():
+        """Forgets a finished search or perft and applies what was deferred while it ran."""
+        finished = self._session.collect()
+        if self._perft_thread is not None and not self._perft_thread.is_alive():
+            self._perft_thread = None
+            finished = True
+        if not finished:
             return
         pending, self._pending = self._pending, []
         for setting in pending:
@@ -421,21 +429,32 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 
     def _stop_search(self) -> None:
         self._session.stop()
+        if self._perft_thread is not None:
+            self._perft_stop.set()
+            self._perft_thread.join()
         self._sync()
 
     def _perft(self, state: UciPosition, depth: int) -> None:
         if depth > MAX_PERFT_DEPTH:
             self.info(f"go perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})")
             return
-        counts = _core.divide(state.position.fen(shredder=state.chess960), depth, state.chess960)
-        total = 0
-        for move, count in counts:
-            self.send(f"{move.uci()}: {count}")
-            total += count
-        if depth == 0:
-            total = 1
-        self.send("")
-        self.send(f"Nodes searched: {total}")
+        fen, chess960 = state.position.fen(shredder=state.chess960), state.chess960
+        stop = self._perft_stop = threading.Event()
+
+        def count() -> None:
+            began = time.monotonic()
+            try:
+                counts = _core.divide(fen, depth, chess960, stop=stop)
+            except ValueError:  # stopped
+                self.info(f"go perft {depth} stopped after {(time.monotonic() - began) * 1000:.0f} ms")
+                return
+            for move, leaves in counts:
+                self.send(f"{move.uci()}: {leaves}")
+            self.send("")
+            self.send(f"Nodes searched: {1 if depth == 0 else sum(leaves for _, leaves in counts)}")
+
+        self._perft_thread = threading.Thread(target=count, name="camelpy-uci-perft", daemon=True)
+        self._perft_thread.start()
 
     def _bench(self, args: str) -> None:
         words = args.split()
@@ -478,6 +497,8 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             self.send(f"NNUE evaluation {white / 100:+.2f} (white side), network {network}")
 
     def wait(self) -> None:
-        """Waits until the running search (if any) has answered (for scripts and tests)."""
+        """Waits until the running search or perft (if any) has answered (for scripts and tests)."""
         self._session.join()
+        if self._perft_thread is not None:
+            self._perft_thread.join()
         self._sync()
