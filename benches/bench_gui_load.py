@@ -24,8 +24,6 @@ import asyncio
 import contextlib
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -38,6 +36,8 @@ from camelpy.gui.server import MAX_SEARCHES, MAX_SESSIONS, MAX_SOCKETS, MAX_SOCK
 from camelpy.tools.events import EventLog
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from benches.bench_gui import start_server
 
 POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 """What the searching sessions analyse."""
@@ -83,20 +83,6 @@ def rss_mb(pid: int) -> float:
     """A process's resident memory (Linux)."""
     status = Path(f"/proc/{pid}/status").read_text()
     return int(status.split("VmRSS:")[1].split()[0]) / 1024
-
-
-def start_server(watch_root: str) -> tuple[subprocess.Popen[str], str]:
-    """``camelpy gui`` watching below *watch_root*; the socket's address with its token."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0", "--watch-root", watch_root],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    address, token = line.split()[3].removeprefix("http://").split("/?token=")
-    return process, f"ws://{address}/ws?token={token}"
 
 
 def write_run(folder: Path, stop: threading.Event) -> None:
