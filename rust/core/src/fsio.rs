@@ -45,6 +45,16 @@ fn refused(reason: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, reason)
 }
 
+/// The refusal of a file of the kind `kind` ([`not_regular`]'s words): of kind `IsADirectory` for a
+/// directory (Python's `IsADirectoryError`, as its `open` raises), `InvalidInput` otherwise.
+fn refused_kind(kind: &str) -> io::Error {
+    let reason = format!("it is {kind}, not a regular file");
+    match kind {
+        "a directory" => io::Error::new(io::ErrorKind::IsADirectory, reason),
+        _ => refused(reason),
+    }
+}
+
 /// Opens the regular file at `path` for reading and returns it with its length in bytes; anything
 /// else (a directory, a FIFO, a device, a socket) is refused from its metadata, before it is opened.
 ///
@@ -59,7 +69,7 @@ fn refused(reason: String) -> io::Error {
 /// The path names no regular file, or the system refuses to open it.
 pub fn open_regular(path: &Path) -> io::Result<(File, u64)> {
     let check = |file_type| match not_regular(file_type) {
-        Some(kind) => Err(refused(format!("it is {kind}, not a regular file"))),
+        Some(kind) => Err(refused_kind(kind)),
         None => Ok(()),
     };
     check(std::fs::metadata(path)?.file_type())?;
@@ -84,7 +94,7 @@ pub fn open_regular(path: &Path) -> io::Result<(File, u64)> {
 pub fn check_regular_or_missing(path: &Path) -> io::Result<()> {
     match std::fs::metadata(path) {
         Ok(metadata) => match not_regular(metadata.file_type()) {
-            Some(kind) => Err(refused(format!("it is {kind}, not a regular file"))),
+            Some(kind) => Err(refused_kind(kind)),
             None => Ok(()),
         },
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -174,7 +184,9 @@ mod tests {
 
         assert_eq!(open_regular("/nonexistent/x".as_ref()).unwrap_err().kind(), io::ErrorKind::NotFound);
         assert!(open_regular("/dev/null".as_ref()).unwrap_err().to_string().contains("character device"));
-        assert!(open_regular(&std::env::temp_dir()).unwrap_err().to_string().contains("directory"));
+        let directory = open_regular(&std::env::temp_dir()).unwrap_err();
+        assert_eq!(directory.kind(), io::ErrorKind::IsADirectory);
+        assert_eq!(directory.to_string(), "it is a directory, not a regular file");
     }
 
     #[cfg(target_os = "linux")]

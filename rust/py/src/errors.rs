@@ -3,7 +3,7 @@
 
 use camelpy_core::{DataError, FenError, MoveError, NetError};
 use pyo3::{
-    exceptions::{PyMemoryError, PyOSError, PyValueError},
+    exceptions::{PyIsADirectoryError, PyMemoryError, PyOSError, PyValueError},
     import_exception, PyErr,
 };
 
@@ -45,7 +45,8 @@ pub fn data_error(e: DataError) -> PyErr {
 import_exception!(camelpy.errors, NetworkFileError);
 
 /// The system's refusal to open `path` as Python's `OSError` subclass for its error number, in the
-/// system's own words as Python's `open` would give them; `message` where there is no error number.
+/// system's own words as Python's `open` would give them; `message` where there is no error number (a
+/// directory as `IsADirectoryError`).
 pub fn os_error(path: String, error: std::io::Error, message: String) -> PyErr {
     match error.raw_os_error() {
         Some(errno) => {
@@ -53,6 +54,7 @@ pub fn os_error(path: String, error: std::io::Error, message: String) -> PyErr {
             let words = text.split(" (os error").next().unwrap_or(&text).to_string();
             PyOSError::new_err((errno, words, path))
         }
+        None if error.kind() == std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
         None => PyOSError::new_err(message),
     }
 }
