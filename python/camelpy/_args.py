@@ -45,6 +45,7 @@ __all__ = [
     "at",
     "brief",
     "check_file",
+    "file_kind",
     "choice_arg",
     "int_arg",
     "items_arg",
@@ -252,8 +253,13 @@ def path_arg(value: object, name: str) -> str:
     return path
 
 
-def _kind_of(mode: int) -> str:
-    """What a file that is not a regular one is, in words."""
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words (the core's ``fsio`` uses the same words).
+
+    >>> import os
+    >>> file_kind(os.stat("/dev/zero").st_mode)
+    'a character device'
+    """
     for test, words in (
         (stat.S_ISDIR, "a directory"),
         (stat.S_ISFIFO, "a named pipe"),
@@ -297,7 +303,7 @@ def check_file(value: object, name: str, what: str, *, limit: int | None, verb: 
     except ValueError as err:  # a path the platform cannot name
         raise _refuse(what, path, brief(err), verb) from None
     if not stat.S_ISREG(info.st_mode):
-        raise _refuse(what, path, f"it is not a regular file ({_kind_of(info.st_mode)})", verb)
+        raise _refuse(what, path, f"it is not a regular file ({file_kind(info.st_mode)})", verb)
     if limit is not None and info.st_size > limit:
         sizes = f"it is {info.st_size} bytes; at most {limit} are read as {_article(what)} {what}"
         raise _refuse(what, path, sizes, verb)
@@ -319,7 +325,7 @@ def open_regular(path: str, *, follow: bool = True) -> int:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, f"it is not a regular file ({_kind_of(mode)})", path)
+            raise OSError(errno.EINVAL, f"it is not a regular file ({file_kind(mode)})", path)
     except BaseException:
         os.close(fd)
         raise

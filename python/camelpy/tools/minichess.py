@@ -72,7 +72,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from camelpy._args import brief, int_arg, open_regular, path_arg, read_text, real_arg, split_command
+from camelpy._args import (
+    brief,
+    file_kind,
+    int_arg,
+    open_regular,
+    path_arg,
+    read_text,
+    real_arg,
+    split_command,
+)
 from camelpy._quote import quote
 from camelpy.errors import IllegalMoveError, InvalidMoveError
 from camelpy.minichess import (
@@ -247,20 +256,6 @@ class Answer(NamedTuple):
     """What was wrong with its protocol files (``action is a named pipe``), if anything."""
 
 
-def _kind(mode: int) -> str:
-    for test, words in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a named pipe"),
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return words
-    return "not a plain file"
-
-
 def _clear(action: Path) -> str | None:
     """Removes the last move's ``action`` (a file, a link, a pipe, or an empty directory); says why
     when it cannot be removed."""
@@ -297,7 +292,7 @@ def _open_log(path: Path) -> tuple[BinaryIO | None, str | None]:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        return None, f"its {LOG} is not a regular file ({_kind(mode)})"
+        return None, f"its {LOG} is not a regular file ({file_kind(mode)})"
     os.set_blocking(fd, True)  # the player's output may wait for the disk, not be dropped
     return os.fdopen(fd, "ab"), None
 
@@ -308,7 +303,7 @@ def _why(path: Path, err: OSError) -> str:
         mode = os.lstat(path).st_mode
     except OSError:
         return err.strerror or brief(err)
-    return f"it is {_kind(mode)}" if not stat.S_ISREG(mode) else (err.strerror or brief(err))
+    return f"it is {file_kind(mode)}" if not stat.S_ISREG(mode) else (err.strerror or brief(err))
 
 
 def _read_tail(action: Path) -> tuple[bytes, None] | tuple[None, str | None]:
@@ -323,7 +318,7 @@ def _read_tail(action: Path) -> tuple[bytes, None] | tuple[None, str | None]:
     except OSError as err:
         return None, f"its {ACTION} cannot be read ({err.strerror or brief(err)})"
     if not stat.S_ISREG(mode):
-        return None, f"its {ACTION} is not a regular file ({_kind(mode)})"
+        return None, f"its {ACTION} is not a regular file ({file_kind(mode)})"
     try:
         with os.fdopen(open_regular(str(action), follow=False), "rb") as f:
             size = f.seek(0, os.SEEK_END)

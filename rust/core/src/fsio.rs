@@ -13,7 +13,8 @@ use std::{
     path::Path,
 };
 
-/// What `path` names, in words, when it is not a regular file (`None` for a regular file).
+/// What `path` names, in words, when it is not a regular file (`None` for a regular file); the same
+/// words as Python's `camelpy._args.file_kind`.
 fn not_regular(file_type: std::fs::FileType) -> Option<&'static str> {
     if file_type.is_file() {
         return None;
@@ -25,7 +26,7 @@ fn not_regular(file_type: std::fs::FileType) -> Option<&'static str> {
     {
         use std::os::unix::fs::FileTypeExt;
         if file_type.is_fifo() {
-            return Some("a FIFO");
+            return Some("a named pipe");
         }
         if file_type.is_char_device() {
             return Some("a character device");
@@ -37,7 +38,7 @@ fn not_regular(file_type: std::fs::FileType) -> Option<&'static str> {
             return Some("a socket");
         }
     }
-    Some("an unknown kind of file")
+    Some("not a plain file")
 }
 
 /// An [`io::Error`] of kind `InvalidInput` saying what is wrong with the file.
@@ -48,7 +49,7 @@ fn refused(reason: String) -> io::Error {
 /// The refusal of a file of the kind `kind` ([`not_regular`]'s words): of kind `IsADirectory` for a
 /// directory (Python's `IsADirectoryError`, as its `open` raises), `InvalidInput` otherwise.
 fn refused_kind(kind: &str) -> io::Error {
-    let reason = format!("it is {kind}, not a regular file");
+    let reason = format!("it is not a regular file ({kind})");
     match kind {
         "a directory" => io::Error::new(io::ErrorKind::IsADirectory, reason),
         _ => refused(reason),
@@ -61,8 +62,8 @@ fn refused_kind(kind: &str) -> io::Error {
 /// ```
 /// use camelpy_core::fsio::open_regular;
 /// let error = open_regular("/dev/zero".as_ref()).unwrap_err();
-/// assert_eq!(error.to_string(), "it is a character device, not a regular file");
-/// assert_eq!(open_regular("/".as_ref()).unwrap_err().to_string(), "it is a directory, not a regular file");
+/// assert_eq!(error.to_string(), "it is not a regular file (a character device)");
+/// assert_eq!(open_regular("/".as_ref()).unwrap_err().to_string(), "it is not a regular file (a directory)");
 /// ```
 ///
 /// # Errors
@@ -186,7 +187,7 @@ mod tests {
         assert!(open_regular("/dev/null".as_ref()).unwrap_err().to_string().contains("character device"));
         let directory = open_regular(&std::env::temp_dir()).unwrap_err();
         assert_eq!(directory.kind(), io::ErrorKind::IsADirectory);
-        assert_eq!(directory.to_string(), "it is a directory, not a regular file");
+        assert_eq!(directory.to_string(), "it is not a regular file (a directory)");
     }
 
     #[cfg(target_os = "linux")]
@@ -198,7 +199,7 @@ mod tests {
         assert!(made.success());
         let error = open_regular(&path).unwrap_err().to_string();
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(error, "it is a FIFO, not a regular file");
+        assert_eq!(error, "it is not a regular file (a named pipe)");
     }
 
     #[test]

@@ -75,18 +75,22 @@ fn devices_directories_and_fifos_are_refused_unopened() {
     let dir = temp_dir("kinds");
     let fifo = fifo(&dir);
     for (path, kind) in
-        [(Path::new("/dev/zero"), "a character device"), (&dir, "a directory"), (&fifo, "a FIFO")]
+        [(Path::new("/dev/zero"), "a character device"), (&dir, "a directory"), (&fifo, "a named pipe")]
     {
         for message in [refused(path, load_net), refused(path, load_table), refused(path, open_data)] {
-            assert!(message.contains(&format!("it is {kind}, not a regular file")), "{message}");
+            assert!(message.contains(&format!("it is not a regular file ({kind})")), "{message}");
             assert!(message.contains(&format!("'{}'", path.display())), "{message}");
         }
     }
     // Nor is a data file resumed from, or its text export written into, a FIFO (either would wait).
     let header = Header { seed: 1, settings_digest: 2 };
-    assert!(RecordWriter::open(&fifo, header).err().unwrap().to_string().contains("it is a FIFO"));
+    assert!(RecordWriter::open(&fifo, header)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("it is not a regular file (a named pipe)"));
     drop(RecordWriter::open(&dir.join("source.bin"), header).unwrap());
-    assert!(refused(&fifo, export_to).contains("it is a FIFO, not a regular file"));
+    assert!(refused(&fifo, export_to).contains("it is not a regular file (a named pipe)"));
     fs::remove_dir_all(&dir).unwrap();
 }
 
