@@ -1,0 +1,296 @@
+//! Perft throughput against the `cozy-chess` crate, interleaved: `cargo bench -p camelpy-core --bench
+//! perft_vs_cozy`.
+//!
+//! The criterion benchmark (`benches/perft.rs`) times one engine for seconds and then the other, so on a
+//! shared machine the drift between the two blocks is as large as the difference being measured. Here each
+//! sample is a pair, camelpy's perft and cozy-chess's perft on the same positions at the same depth, one
+//! straight after the other, the order alternating from pair to pair; the ratio of the two times in a
+//! pair (cozy-chess / camelpy, how many times faster camelpy is) sees the same machine. Reported per
+//! position set: the median ratio over the pairs, its quartiles and extremes, and each engine's leaves/s.
+//!
+//! Sets: the start position, Kiwipete, and positions like the search's: openings of `balanced.epd`
+//! played 10-30 random legal plies deeper (camelpy's generator, our own seeded PRNG, so every run has the
+//! same positions). The file is `$CAMELPY_BALANCED_EPD` if set, else the repository's
+//! `tests/data/balanced.epd`, else `../shared/data/openings/balanced.epd` beside the checkout; without it
+//! only that set is skipped, with the reason printed. Both engines count leaves by bulk counting at the
+//! last ply, and every pair asserts that their node counts agree with each other (and with the known
+//! counts for the two fixed positions). `CAMELPY_PAIRS` sets the number of pairs per set (default 100).
+
+use std::{
+    hint::black_box,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use camelpy_core::{movegen::attacks::USES_PEXT, perft::perft, Position, STARTING_FEN};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// Positions in the opening set, and the PRNG seed that picks them.
+const OPENING_POSITIONS: usize = 300;
+const SEED: u64 = 0x43_6361_6d65_6c70;
+/// Pairs untimed before each set (caches, branch predictors, CPU clock).
+const WARMUP_PAIRS: usize = 3;
+
+/// cozy-chess's bulk-counting perft, the usual way for its API: `generate_moves` hands over moves grouped
+/// by piece, counted without playing them at the last ply.
+fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+    let mut nodes = 0;
+    match depth {
+        0 => nodes = 1,
+        1 => {
+            board.generate_moves(|moves| {
+                nodes += moves.len() as u64;
+                false
+            });
+        }
+        _ => {
+            board.generate_moves(|moves| {
+                for mv in moves {
+                    let mut child = board.clone();
+                    child.play_unchecked(mv);
+                    nodes += cozy_perft(&child, depth - 1);
+                }
+                false
+            });
+        }
+    }
+    nodes
+}
+
+/// splitmix64 (Steele, Lea and Flood), enough for picking openings and moves reproducibly.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (the modulo bias is immaterial here).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// One position set: FENs, the depth, and how many times each engine runs the set per sample.
+struct Set {
+    name: String,
+    fens: Vec<String>,
+    depth: u32,
+    repeats: u32,
+    expected: Option<u64>,
+}
+
+fn balanced_epd() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("CAMELPY_BALANCED_EPD") {
+        let path = PathBuf::from(path);
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(format!("CAMELPY_BALANCED_EPD={} is not a file", path.display()))
+        };
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidates =
+        [root.join("tests/data/balanced.epd"), root.join("../shared/data/openings/balanced.epd")];
+    candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
+        let tried: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+        format!("balanced.epd not found (tried {}; set CAMELPY_BALANCED_EPD)", tried.join(", "))
+    })
+}
+
+/// `OPENING_POSITIONS` positions: a random opening of the file, then 10-30 random legal plies; a game
+/// that ends (no legal move) on the way is dropped and another drawn.
+fn opening_positions(path: &Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut openings = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        // EPD: four FEN fields, then operations; the counters are added.
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        let fen = format!("{} 0 1", fields.join(" "));
+        Position::from_fen(&fen, false).map_err(|e| format!("{}: {e}", path.display()))?;
+        openings.push(fen);
+    }
+    if openings.is_empty() {
+        return Err(format!("{} has no positions", path.display()));
+    }
+    let mut rng = SplitMix64(SEED);
+    let mut fens = Vec::with_capacity(OPENING_POSITIONS);
+    while fens.len() < OPENING_POSITIONS {
+        let mut pos = Position::from_fen(&openings[rng.below(openings.len())], false).unwrap();
+        let plies = 10 + rng.below(21);
+        let mut finished = false;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                finished = true;
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        if !finished && pos.count_legal() > 0 {
+            fens.push(pos.fen());
+        }
+    }
+    Ok(fens)
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let x = q * (sorted.len() - 1) as f64;
+    let (lo, hi) = (x.floor() as usize, x.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (x - lo as f64)
+}
+
+/// The first CPU's model name, family, model and stepping (a bare "AMD EPYC" says little without them).
+fn cpu_model() -> String {
+    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return "unknown (no /proc/cpuinfo)".to_string();
+    };
+    let field = |key: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == key))
+            .and_then(|l| l.split_once(':'))
+            .map_or("?", |(_, v)| v.trim())
+    };
+    format!(
+        "{} (family {}, model {}, stepping {}), {} logical CPUs",
+        field("model name"),
+        field("cpu family"),
+        field("model"),
+        field("stepping"),
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    )
+}
+
+/// The ratio of each pair, and the summary line.
+fn run_set(set: &Set, pairs: usize) {
+    let mut ours: Vec<Position> = set.fens.iter().map(|f| Position::from_fen(f, false).unwrap()).collect();
+    let theirs: Vec<cozy_chess::Board> =
+        set.fens.iter().map(|f| cozy_chess::Board::from_fen(f, false).unwrap()).collect();
+    let depth = set.depth;
+    let run_ours = |ours: &mut [Position]| {
+        let start = Instant::now();
+        let mut nodes = 0;
+        for _ in 0..set.repeats {
+            for pos in ours.iter_mut() {
+                nodes += perft(black_box(pos), black_box(depth));
+            }
+        }
+        (nodes, start.elapsed().as_secs_f64())
+    };
+    let run_theirs = || {
+        let start = Instant::now();
+        let mut nodes = 0;
+        for _ in 0..set.repeats {
+            for board in &theirs {
+                nodes += cozy_perft(black_box(board), black_box(depth));
+            }
+        }
+        (nodes, start.elapsed().as_secs_f64())
+    };
+    let mut ratios = Vec::with_capacity(pairs);
+    let (mut ours_secs, mut theirs_secs, mut nodes) = (Vec::new(), Vec::new(), 0);
+    for i in 0..WARMUP_PAIRS + pairs {
+        let ((n_ours, t_ours), (n_theirs, t_theirs)) = if i % 2 == 0 {
+            let a = run_ours(&mut ours);
+            (a, run_theirs())
+        } else {
+            let b = run_theirs();
+            (run_ours(&mut ours), b)
+        };
+        assert_eq!(n_ours, n_theirs, "{}: camelpy and cozy-chess disagree on the node count", set.name);
+        if let Some(expected) = set.expected {
+            assert_eq!(n_ours, expected * u64::from(set.repeats), "{}: wrong node count", set.name);
+        }
+        nodes = n_ours;
+        if i >= WARMUP_PAIRS {
+            ratios.push(t_theirs / t_ours);
+            ours_secs.push(t_ours);
+            theirs_secs.push(t_theirs);
+        }
+    }
+    ratios.sort_by(f64::total_cmp);
+    ours_secs.sort_by(f64::total_cmp);
+    theirs_secs.sort_by(f64::total_cmp);
+    let (med_ours, med_theirs) = (quantile(&ours_secs, 0.5), quantile(&theirs_secs, 0.5));
+    println!(
+        "{:<10} {:>3} pos. d{} x{} {:>11} leaves  pairs {:>3}  speed-up: median {:.3}  IQR {:.3}-{:.3}  \
+         min-max {:.3}-{:.3}  camelpy {:.0} M/s, cozy-chess {:.0} M/s (median pair {:.0} ms)",
+        set.name,
+        set.fens.len(),
+        set.depth,
+        set.repeats,
+        nodes,
+        pairs,
+        quantile(&ratios, 0.5),
+        quantile(&ratios, 0.25),
+        quantile(&ratios, 0.75),
+        ratios[0],
+        ratios[ratios.len() - 1],
+        nodes as f64 / med_ours / 1e6,
+        nodes as f64 / med_theirs / 1e6,
+        (med_ours + med_theirs) * 1e3,
+    );
+}
+
+fn main() {
+    if cfg!(debug_assertions) {
+        eprintln!("perft_vs_cozy: refusing to time a debug build (run it with `cargo bench`)");
+        std::process::exit(2);
+    }
+    // `cargo bench` passes `--bench`; a filter argument picks sets by name.
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let pairs: usize = match std::env::var("CAMELPY_PAIRS") {
+        Ok(v) => match v.parse() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                eprintln!("perft_vs_cozy: CAMELPY_PAIRS={v} is not a positive number");
+                std::process::exit(2);
+            }
+        },
+        Err(_) => 100,
+    };
+    println!("perft_vs_cozy: camelpy-core against cozy-chess 0.3.4, interleaved pairs, single thread");
+    println!("cpu: {}", cpu_model());
+    println!(
+        "build: camelpy slider lookup {}, target features: popcnt {}, bmi2 {}, avx2 {} (native unless \
+         RUSTFLAGS overrode .cargo/config.toml); cozy-chess with default features (magics, its `pext` \
+         feature off)",
+        if USES_PEXT { "pext" } else { "magic" },
+        cfg!(target_feature = "popcnt"),
+        cfg!(target_feature = "bmi2"),
+        cfg!(target_feature = "avx2"),
+    );
+    println!(
+        "ratio = cozy-chess time / camelpy time per pair (above 1: camelpy faster); M/s from each engine's \
+         median time"
+    );
+    let mut sets = vec![
+        Set {
+            name: "startpos".into(),
+            fens: vec![STARTING_FEN.into()],
+            depth: 5,
+            repeats: 4,
+            expected: Some(4_865_609),
+        },
+        Set {
+            name: "kiwipete".into(),
+            fens: vec![KIWIPETE.into()],
+            depth: 4,
+            repeats: 6,
+            expected: Some(4_085_603),
+        },
+    ];
+    match balanced_epd().and_then(|p| opening_positions(&p)) {
+        Ok(fens) => sets.push(Set { name: "openings".into(), fens, depth: 3, repeats: 1, expected: None }),
+        Err(reason) => println!("openings   skipped: {reason}"),
+    }
+    for set in
+        sets.iter().filter(|s| filters.is_empty() || filters.iter().any(|f| s.name.contains(f.as_str())))
+    {
+        run_set(set, pairs);
+    }
+}
