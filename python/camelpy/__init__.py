@@ -4,9 +4,9 @@ Move generation, perft, the evaluation and the search (with LazySMP threads) run
 released; everything you touch follows python-chess: FEN strings or :class:`chess.Board` in,
 :class:`chess.Move` and :class:`chess.engine.PovScore` out, ``ValueError`` subclasses for bad input.
 :func:`search` and :class:`Engine` search, :func:`perft` and :func:`divide` count, :func:`bench` runs the
-fixed benchmark, and :mod:`camelpy.data` generates and reads self-play training data. ``camelpy`` on
-the command line is a UCI engine (:mod:`camelpy.uci`), and ``camelpy --help`` lists the
-engine-builder's tools (:mod:`camelpy.tools`).
+fixed benchmark, :func:`review` finds a game's inaccuracies, mistakes and blunders, and :mod:`camelpy.data`
+generates and reads self-play training data. ``camelpy`` on the command line is a UCI engine
+(:mod:`camelpy.uci`), and ``camelpy --help`` lists the engine-builder's tools (:mod:`camelpy.tools`).
 
 >>> import camelpy
 >>> camelpy.perft(camelpy.STARTING_FEN, 3)
@@ -24,6 +24,7 @@ from camelpy._core import divide as _divide
 from camelpy._core import perft as _perft
 from camelpy.engine import Engine, SearchResult, bench, search
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from camelpy.tools.review import GameReview, MoveReview, review
 from camelpy.types import BoardOrFen, board_root
 
 __all__ = [
@@ -42,6 +43,9 @@ __all__ = [
     "__version__",
     "divide",
     "perft",
+    "review",
+    "GameReview",
+    "MoveReview",
 ]
 
 

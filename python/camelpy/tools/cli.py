@@ -75,6 +75,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("match", "play two engines against each other (game pairs, SPRT)", "camelpy.tools.match"),
     Command("tournament", "a gauntlet or round-robin from a TOML config", "camelpy.tools.tournament"),
     Command("epd", "run an EPD test suite (bm/am, STS c0 points)", "camelpy.tools.epd"),
+    Command(
+        "review",
+        "review games: each move classed by the win chance it lost, accuracy, annotated PGN, plots",
+        "camelpy.tools.review",
+    ),
     Command("datagen", "self-play training data at a fixed node budget per move", "camelpy.tools.datagen"),
     Command(
         "book",
