@@ -413,6 +413,8 @@ def plot_review(reviewed: GameReview, path: str | Path) -> None:
     axes.plot(plies, wins, color="black", linewidth=1)
     for judgement, colour in (("inaccuracy", "gold"), ("mistake", "orange"), ("blunder", "red")):
         marked = [m for m in reviewed.moves if m.judgement == judgement]
+        if not marked:
+            continue
         axes.scatter(
             [m.ply for m in marked],
             [win_percent(m.score_after) for m in marked],
