@@ -245,11 +245,13 @@ def _positions(game: chess.pgn.Game) -> tuple[list[chess.Board], list[chess.Move
     board = game.board()
     if type(board) is not chess.Board:
         raise ValueError(f"variant {game.headers.get('Variant', '?')!r} is not reviewed (chess only)")
-    boards = [board.copy()]
+    # Each board keeps the moves since the last capture or pawn move: all a repetition can involve,
+    # and a long game's boards stay small.
+    boards = [board.copy(stack=board.halfmove_clock)]
     moves = list(game.mainline_moves())
     for move in moves:
         board.push(move)
-        boards.append(board.copy())
+        boards.append(board.copy(stack=board.halfmove_clock))
     return boards, moves
 
 
@@ -532,15 +534,18 @@ def main(args: argparse.Namespace) -> int:
     reviews = review_many(games, limit=limit, threads=args.threads)
     seconds = time.monotonic() - started
     print(_summary(reviews))
-    out.mkdir(parents=True, exist_ok=True)
     stem = Path(args.pgn).stem
     annotated = out / f"{stem}.reviewed.pgn"
-    with open(annotated, "w", encoding="utf-8") as f:
-        for game, reviewed in zip(games, reviews):
-            print(annotate(game, reviewed), file=f, end="\n\n")
     plots = [out / f"{stem}.{n}.png" for n in range(1, len(reviews) + 1)]
-    for reviewed, plot in zip(reviews, plots):
-        plot_review(reviewed, plot)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with open(annotated, "w", encoding="utf-8") as f:
+            for game, reviewed in zip(games, reviews):
+                print(annotate(game, reviewed), file=f, end="\n\n")
+        for reviewed, plot in zip(reviews, plots):
+            plot_review(reviewed, plot)
+    except OSError as err:
+        raise ValueError(f"cannot write to {quote(str(out))}: {err.strerror or err}") from None
     positions = sum(len(r.moves) + 1 for r in reviews)
     print(
         f"\nreviewed {len(reviews)} game(s), {positions} positions in {seconds:.1f} s; wrote {annotated}"
