@@ -108,7 +108,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "minichess",
-        "MiniChess (6x5): the course's file-protocol runner, a random player, perft",
+        "MiniChess (6x5): the course's file-protocol runner and match, our player, play, tune, perft",
         "camelpy.tools.minichess",
     ),
 )
