@@ -13,8 +13,7 @@ import chess
 import chess.engine
 import chess.pgn
 import pytest
-from camelpy.tools import cli
-from camelpy.tools.review import (
+from camelpy.review import (
     BLUNDER_LOSS,
     INACCURACY_LOSS,
     JUDGEMENTS,
@@ -27,6 +26,7 @@ from camelpy.tools.review import (
     review_many,
     win_percent,
 )
+from camelpy.tools import cli
 
 LIMIT = chess.engine.Limit(depth=8)
 """Deterministic: a depth limit gives the same review on any number of threads."""

@@ -24,7 +24,7 @@ from camelpy._core import divide as _divide
 from camelpy._core import perft as _perft
 from camelpy.engine import Engine, SearchResult, bench, search
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
-from camelpy.tools.review import GameReview, MoveReview, review
+from camelpy.review import GameReview, MoveReview, review
 from camelpy.types import BoardOrFen, board_root
 
 __all__ = [
