@@ -107,6 +107,55 @@ def test_no_import_cycles() -> None:
     assert set(_cycles(edges)) == set()
 
 
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the Python API", ("camelpy",)),
+    ("protocols and tools", ("camelpy.uci", "camelpy.tools")),
+    ("the GUI", ("camelpy.gui",)),
+    ("the command line", ("camelpy.__main__",)),
+)
+"""The Python layers, lowest first (the brief's order: ... -> bindings -> Python API ->
+arena/protocols/tools -> GUI), each by its packages; a module belongs to the last layer holding it."""
+
+
+def _layer(module: str) -> int:
+    return max(
+        i
+        for i, (_, packages) in enumerate(LAYERS)
+        if any(module == p or module.startswith(p + ".") for p in packages)
+    )
+
+
+def _upward(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of a module of a higher layer than the importer's."""
+    return sorted(
+        f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
+        for a, targets in edges.items()
+        for b in targets
+        if _layer(b) > _layer(a)
+    )
+
+
+def test_imports_point_down_the_layers() -> None:
+    """The API never imports a tool, a protocol or the GUI; tools never import the GUI."""
+    edges, _ = _graph()
+    assert _upward(edges) == []
+    assert _upward({"camelpy": {"camelpy.tools.review"}}) == [
+        "camelpy (the Python API) imports camelpy.tools.review (protocols and tools)"
+    ]
+
+
+def test_the_small_games_do_not_import_each_other() -> None:
+    edges, _ = _graph()
+    crossing = [
+        (a, b)
+        for a, targets in edges.items()
+        for b in targets
+        for one, other in (("minichess", "leiserchess"), ("leiserchess", "minichess"))
+        if one in a.rsplit(".", 1)[-1] and other in b.rsplit(".", 1)[-1]
+    ]
+    assert crossing == []
+
+
 def test_the_checks_see_a_cycle_and_a_private_import(tmp_path: Path) -> None:
     package = tmp_path / "camelpy"
     (package / "tools").mkdir(parents=True)
