@@ -257,8 +257,7 @@ fn main() {
     println!("cpu: {}", cpu_model());
     println!(
         "build: camelpy slider lookup {}, target features: popcnt {}, bmi2 {}, avx2 {} (native unless \
-         RUSTFLAGS overrode .cargo/config.toml); cozy-chess with default features (magics, its `pext` \
-         feature off)",
+         RUSTFLAGS overrode .cargo/config.toml); cozy-chess with its `pext` feature (rust/core/Cargo.toml)",
         if USES_PEXT { "pext" } else { "magic" },
         cfg!(target_feature = "popcnt"),
         cfg!(target_feature = "bmi2"),
