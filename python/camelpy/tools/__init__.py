@@ -2,10 +2,10 @@
 bench (:mod:`~camelpy.tools.bench`), perft and perft suites (:mod:`~camelpy.tools.perft`), matches with
 SPRT (:mod:`~camelpy.tools.match`, with :mod:`~camelpy.tools.stats`), tournaments with ratings
 (:mod:`~camelpy.tools.tournament`, :mod:`~camelpy.tools.ratings`), EPD test suites
-(:mod:`~camelpy.tools.epd`), game reviews (:mod:`~camelpy.tools.review`, over :mod:`camelpy.review`), self-play training data
-(:mod:`~camelpy.tools.datagen`, over :mod:`camelpy.data`), Polyglot opening books
-(:mod:`~camelpy.tools.book`), endgame tablebases (:mod:`~camelpy.tools.tb`, over :mod:`camelpy.tablebase`),
-the evaluation tuner
+(:mod:`~camelpy.tools.epd`), game reviews (:mod:`~camelpy.tools.review`, over
+:mod:`camelpy.review`), self-play training data (:mod:`~camelpy.tools.datagen`, over
+:mod:`camelpy.data`), Polyglot opening books (:mod:`~camelpy.tools.book`), endgame tablebases
+(:mod:`~camelpy.tools.tb`, over :mod:`camelpy.tablebase`), the evaluation tuner
 (:mod:`~camelpy.tools.tune`), the SPSA tuner of engine settings over matches
 (:mod:`~camelpy.tools.spsa`), MiniChess's file-protocol runner and players
 (:mod:`~camelpy.tools.minichess`, over :mod:`camelpy.minichess`), and Leiserchess's protocol engine
