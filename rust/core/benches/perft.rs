@@ -7,37 +7,16 @@
 use std::time::Duration;
 
 use camelpy_core::{perft::perft, Position};
+#[path = "common/cozy.rs"]
+mod cozy;
+
+use cozy::cozy_perft;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 const CASES: [(&str, &str, u32, u64); 2] = [
     ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690),
 ];
-
-/// cozy-chess's own bulk-counting perft (from its examples), for comparison.
-fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    let mut nodes = 0;
-    match depth {
-        0 => nodes = 1,
-        1 => {
-            board.generate_moves(|moves| {
-                nodes += moves.len() as u64;
-                false
-            });
-        }
-        _ => {
-            board.generate_moves(|moves| {
-                for mv in moves {
-                    let mut child = board.clone();
-                    child.play_unchecked(mv);
-                    nodes += cozy_perft(&child, depth - 1);
-                }
-                false
-            });
-        }
-    }
-    nodes
-}
 
 fn bench_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");

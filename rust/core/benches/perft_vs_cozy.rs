@@ -22,7 +22,11 @@ use std::{
     time::Instant,
 };
 
-use camelpy_core::{movegen::attacks::USES_PEXT, perft::perft, Position, STARTING_FEN};
+use camelpy_core::{data::SplitMix64, movegen::attacks::USES_PEXT, perft::perft, Position, STARTING_FEN};
+
+#[path = "common/cozy.rs"]
+mod cozy;
+use cozy::cozy_perft;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 /// Positions in the opening set, and the PRNG seed that picks them.
@@ -30,50 +34,6 @@ const OPENING_POSITIONS: usize = 300;
 const SEED: u64 = 0x43_6361_6d65_6c70;
 /// Pairs untimed before each set (caches, branch predictors, CPU clock).
 const WARMUP_PAIRS: usize = 3;
-
-/// cozy-chess's bulk-counting perft, the usual way for its API: `generate_moves` hands over moves grouped
-/// by piece, counted without playing them at the last ply.
-fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    let mut nodes = 0;
-    match depth {
-        0 => nodes = 1,
-        1 => {
-            board.generate_moves(|moves| {
-                nodes += moves.len() as u64;
-                false
-            });
-        }
-        _ => {
-            board.generate_moves(|moves| {
-                for mv in moves {
-                    let mut child = board.clone();
-                    child.play_unchecked(mv);
-                    nodes += cozy_perft(&child, depth - 1);
-                }
-                false
-            });
-        }
-    }
-    nodes
-}
-
-/// splitmix64 (Steele, Lea and Flood), enough for picking openings and moves reproducibly.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (the modulo bias is immaterial here).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// One position set: FENs, the depth, and how many times each engine runs the set per sample.
 struct Set {
@@ -117,7 +77,7 @@ fn opening_positions(path: &Path) -> Result<Vec<String>, String> {
     if openings.is_empty() {
         return Err(format!("{} has no positions", path.display()));
     }
-    let mut rng = SplitMix64(SEED);
+    let mut rng = SplitMix64::new(SEED);
     let mut fens = Vec::with_capacity(OPENING_POSITIONS);
     while fens.len() < OPENING_POSITIONS {
         let mut pos = Position::from_fen(&openings[rng.below(openings.len())], false).unwrap();
