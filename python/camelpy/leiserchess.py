@@ -465,7 +465,7 @@ class Searcher:
     """The Leiserchess player's search, keeping its table of *hash_mb* MiB from move to move
     (:meth:`clear` before a new game): iterative deepening, principal-variation search, a
     transposition table, quiescence on moves whose shot zaps or hits a king, killer and history
-    ordering, late-move reductions (camelpy's search for the small games, ``rust/gamesearch``), with
+    ordering, late-move reductions (camelpy's search for the small games, ``rust/games``), with
     the rules inside the tree: a hit king wins or loses, Ko, repetitions draw. With *threads* above
     one the search is LazySMP: helper threads share the table.
 

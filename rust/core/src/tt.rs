@@ -24,7 +24,7 @@
 //!
 //! # Other games
 //! The table stores any move that packs into 16 bits ([`TableMove`]): chess's [`Move`] by default, and
-//! the small games' moves (MiniChess, through `camelpy-gamesearch`) with the same code, monomorphised,
+//! the small games' moves (MiniChess, through `camelpy-games`) with the same code, monomorphised,
 //! so chess pays nothing for the generality.
 
 use std::{

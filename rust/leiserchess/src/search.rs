@@ -1,4 +1,4 @@
-//! The Leiserchess player's search: `camelpy-gamesearch`'s [`Searcher`] over the game's boards with the
+//! The Leiserchess player's search: `camelpy-games`'s [`Searcher`] over the game's boards with the
 //! [`evaluate`] evaluation.
 //!
 //! The rules enter the tree here: a hit king is a won or lost game (the shooter's own king too), Ko
@@ -18,7 +18,7 @@
 //! let limits = Limits { depth: Some(3), ..Limits::default() };
 //! let result = searcher.search(&game, limits, &AtomicBool::new(false), |_| {});
 //! assert_eq!(result.best_move.unwrap().to_string(), "a0R");
-//! assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
+//! assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
 //! ```
 
 use std::sync::atomic::AtomicBool;
@@ -27,8 +27,8 @@ use camelpy_core::{
     types::{mate_in, mated_in, VALUE_DRAW},
     AllocError, Value,
 };
-use camelpy_gamesearch::{Game, Searcher};
-pub use camelpy_gamesearch::{Iteration, Limits, SearchResult};
+use camelpy_games::{Game, Searcher};
+pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
     board::{Board, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
@@ -208,7 +208,7 @@ impl LeiserSearcher {
     }
 
     /// Searches on `threads` threads from now on (LazySMP over the shared table; clamped to
-    /// 1..=[`camelpy_gamesearch::MAX_THREADS`]).
+    /// 1..=[`camelpy_games::MAX_THREADS`]).
     ///
     /// # Errors
     /// If a new thread's tables cannot be allocated (the threads stay as they were).
@@ -278,7 +278,7 @@ mod tests {
         let result = search(fen, 2);
         let (_, report) = Board::from_fen(fen, Rules::R2016).unwrap().after(result.best_move.unwrap());
         assert_eq!(report.king_hit, Some(Color::Lavender));
-        assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
+        assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
     }
 
     /// The search's node counts at fixed depths from the start: a signature that changes only when the
@@ -310,7 +310,7 @@ mod tests {
         let limits = Limits { depth: Some(5), ..Limits::default() };
         let game = Position::new(Board::from_fen("7nn/8/8/8/8/8/8/EE6NW W", Rules::R2016).unwrap());
         let result = searcher.search(&game, limits, &AtomicBool::new(false), |_| {});
-        assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
+        assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
         let start = Position::start(Rules::R2016);
         let result = searcher.search(&start, limits, &AtomicBool::new(false), |_| {});
         assert!(start.legal_moves().contains(&result.best_move.unwrap()));

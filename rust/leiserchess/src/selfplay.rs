@@ -12,7 +12,7 @@
 use std::sync::atomic::AtomicBool;
 
 use camelpy_core::{data::SplitMix64, AllocError};
-use camelpy_gamesearch::{in_parallel, Score};
+use camelpy_games::{in_parallel, Score};
 
 use crate::{
     board::Rules,

@@ -1,4 +1,4 @@
-//! The MiniChess player's search: `camelpy-gamesearch`'s [`Searcher`] over a [`Board`] with the
+//! The MiniChess player's search: `camelpy-games`'s [`Searcher`] over a [`Board`] with the
 //! [`evaluate`] evaluation.
 //!
 //! The game's rules enter the search here: a captured king is a won or lost game, the 50-ply count is
@@ -18,7 +18,7 @@
 //! let limits = Limits { depth: Some(3), ..Limits::default() };
 //! let result = searcher.search(&board, limits, &AtomicBool::new(false), |_| {});
 //! assert_eq!(result.best_move.unwrap().to_string(), "5 0 0 0");
-//! assert_eq!(result.info.score, camelpy_gamesearch::Score::Mate(1));
+//! assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
 //! ```
 
 use std::sync::atomic::AtomicBool;
@@ -27,8 +27,8 @@ use camelpy_core::{
     types::{mate_in, mated_in, VALUE_DRAW},
     AllocError, Value,
 };
-use camelpy_gamesearch::{Game, Searcher, TableMove};
-pub use camelpy_gamesearch::{Iteration, Limits, SearchResult};
+use camelpy_games::{Game, Searcher, TableMove};
+pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
     board::Board,
@@ -254,7 +254,7 @@ mod tests {
         // a win at ply 50 though Black could take the rook next in a longer game.
         let r = best("k4/5/5/n4/5/R3K w 49", 3);
         assert_eq!(r.best_move.unwrap().to_string(), "5 0 3 0");
-        assert_eq!(r.info.score, camelpy_gamesearch::Score::Mate(1));
+        assert_eq!(r.info.score, camelpy_games::Score::Mate(1));
     }
 
     #[test]

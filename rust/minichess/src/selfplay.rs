@@ -11,7 +11,7 @@
 use std::sync::atomic::AtomicBool;
 
 use camelpy_core::data::SplitMix64;
-use camelpy_gamesearch::in_parallel;
+use camelpy_games::in_parallel;
 
 use crate::{
     board::Board,

@@ -43,7 +43,7 @@ impl Default for ButterflyHistory {
 }
 
 /// `[ply][slot]`: the last two quiet moves that caused a cutoff at each ply (the "killer" heuristic),
-/// for chess's moves by default and for the small games' (`camelpy-gamesearch`).
+/// for chess's moves by default and for the small games' (`camelpy-games`).
 #[derive(Clone)]
 pub struct Killers<M = Move>(Box<[[Option<M>; 2]]>);
 

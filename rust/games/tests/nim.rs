@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use camelpy_core::types::{mate_in, mated_in};
-use camelpy_gamesearch::{Game, Limits, Score, Searcher, TableMove, Value};
+use camelpy_games::{Game, Limits, Score, Searcher, TableMove, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Take(u8);
