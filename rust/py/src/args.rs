@@ -5,12 +5,14 @@
 //! `ValueError` naming the argument, its range and the value for an integer out of range (never
 //! `OverflowError`, never a panic).
 
-use camelpy_core::search::limits::SearchLimits;
+use camelpy_core::{search::limits::SearchLimits, Position};
 use pyo3::{
     exceptions::{PyTypeError, PyValueError},
     prelude::*,
     types::PyBool,
 };
+
+use crate::errors::{fen_error, move_error};
 
 /// Largest hash table accepted (MiB): 1 TiB, beyond any machine here; the table is also refused when
 /// it exceeds the machine's available memory (see [`check_hash`]).
@@ -128,4 +130,14 @@ pub fn check_hash(value: &Bound<'_, PyAny>, name: &str, tables: u64) -> PyResult
         }
     }
     Ok(mb as usize)
+}
+
+/// The position `fen` + `moves` (UCI), or the `camelpy.errors` exception for the bad part.
+pub fn position(fen: &str, moves: &[String], chess960: bool) -> PyResult<Position> {
+    let mut pos = Position::from_fen(fen, chess960).map_err(fen_error)?;
+    for uci in moves {
+        let mv = pos.parse_uci(uci).map_err(move_error)?;
+        pos.play_unchecked(mv);
+    }
+    Ok(pos)
 }

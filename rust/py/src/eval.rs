@@ -19,10 +19,9 @@ use camelpy_core::{
 use pyo3::{exceptions::PyValueError, prelude::*, types::PyBytes};
 
 use crate::{
-    args::{default_threads, opt_int_arg, MAX_THREADS},
+    args::{default_threads, opt_int_arg, position, MAX_THREADS},
     errors::data_error,
     interrupt,
-    search::position,
 };
 
 /// Weights `params` (``(name, value)``, the rest at their defaults) as the core's table.

@@ -17,7 +17,6 @@ use camelpy_core::{
     tablebase::TableSet,
     threads::search_smp,
     tt::TranspositionTable,
-    Position,
 };
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
@@ -26,10 +25,10 @@ use pyo3::{
 
 use crate::{
     args::{
-        check_hash, int_arg, opt_int_arg, search_limits, signed_int_arg, DEFAULT_HASH_MB, MAX_BENCH_DEPTH,
-        MAX_MULTIPV, MAX_THREADS,
+        check_hash, int_arg, opt_int_arg, position, search_limits, signed_int_arg, DEFAULT_HASH_MB,
+        MAX_BENCH_DEPTH, MAX_MULTIPV, MAX_THREADS,
     },
-    errors::{fen_error, move_error, net_error},
+    errors::{move_error, net_error},
     info::{PySearchOutcome, ReportMessage},
     interrupt,
     tablebase::PyTablebase,
@@ -74,16 +73,6 @@ pub struct PyEngine {
 /// A hash table of `hash_mb` MiB, or `MemoryError` (with the core's message) if the system refuses it.
 pub fn table(hash_mb: usize) -> PyResult<TranspositionTable> {
     TranspositionTable::new(hash_mb).map_err(|e| PyMemoryError::new_err(e.to_string()))
-}
-
-/// The position `fen` + `moves` (UCI), or the `camelpy.errors` exception for the bad part.
-pub fn position(fen: &str, moves: &[String], chess960: bool) -> PyResult<Position> {
-    let mut pos = Position::from_fen(fen, chess960).map_err(fen_error)?;
-    for uci in moves {
-        let mv = pos.parse_uci(uci).map_err(move_error)?;
-        pos.play_unchecked(mv);
-    }
-    Ok(pos)
 }
 
 /// A deadline `ms` milliseconds from now (none if that is beyond what the clock can represent).

@@ -16,7 +16,7 @@ use pyo3::{
     prelude::*,
 };
 
-use crate::{errors::os_error, interrupt, search::position};
+use crate::{args::position, errors::os_error, interrupt};
 
 import_exception!(camelpy.errors, TablebaseFileError);
 

@@ -20,11 +20,11 @@ use pyo3::{
 };
 
 use crate::{
-    args::{check_hash, default_threads, opt_int_arg, search_limits, BATCH_HASH_MB, MAX_THREADS},
+    args::{check_hash, default_threads, opt_int_arg, position, search_limits, BATCH_HASH_MB, MAX_THREADS},
     eval::eval_params,
     info::PySearchOutcome,
     interrupt,
-    search::{position, search_params as search_settings},
+    search::search_params as search_settings,
     tablebase::PyTablebase,
 };
 
