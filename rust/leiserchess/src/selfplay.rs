@@ -171,6 +171,21 @@ mod tests {
     const SETTINGS: SelfPlaySettings =
         SelfPlaySettings { nodes: 300, random_plies: 2, seed: 9, threads: 2, rules: Rules::R2016 };
 
+    /// A small run's samples (how many, the first's and the last's features, the results) and a
+    /// comparison's points: a signature that changes only when the self-play, search or evaluation does.
+    #[test]
+    fn a_fixed_run_is_the_signature() {
+        let go = AtomicBool::new(false);
+        let kept = samples(3, Weights::default(), &SETTINGS, &go).unwrap();
+        let ends = (kept[0].features, kept[kept.len() - 1].features);
+        let points: f32 = kept.iter().map(|s| s.result).sum();
+        let pairs = compare(2, Weights::default(), Weights::default(), &SETTINGS, &go).unwrap();
+        assert_eq!(
+            (kept.len(), ends, points, pairs),
+            (219, ([1, 1, 1, 0, 0, 0, -3, 1], [0, 1, 0, 0, 0, 2, 3, 1]), 204.0, vec![[1.0, 0.0], [1.0, 0.0]])
+        );
+    }
+
     #[test]
     fn samples_are_reproducible_whatever_the_threads() {
         let go = AtomicBool::new(false);

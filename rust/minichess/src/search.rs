@@ -264,6 +264,29 @@ mod tests {
         assert_eq!(r.info.depth, 0);
     }
 
+    /// The search's node counts at fixed depths (16 MiB, one thread): a signature that changes only
+    /// when the search or the evaluation does, as chess's bench and Leiserchess's.
+    #[test]
+    fn fixed_depth_node_counts_are_the_signature() {
+        let count = |text: &str, depth: i32| {
+            let board = Board::from_text(text).unwrap();
+            let mut searcher = MiniSearcher::new(16).unwrap();
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            searcher.search(&board, limits, &AtomicBool::new(false), |_| {}).info.nodes
+        };
+        let found = [count(crate::START_TEXT, 8), count(crate::START_TEXT, 10), count(AFTER_PAWN_STEP, 8)];
+        assert_eq!(found, [SIGNATURE_START_DEPTH_8, SIGNATURE_START_DEPTH_10, SIGNATURE_PAWN_STEP_DEPTH_8]);
+    }
+
+    /// The start after White's middle pawn step, Black to move.
+    const AFTER_PAWN_STEP: &str = "kqbnr/ppppp/5/2P2/PP1PP/RNBQK b 1";
+    /// Nodes at depth 8 from the start (see the test above).
+    const SIGNATURE_START_DEPTH_8: u64 = 85_371;
+    /// Nodes at depth 10 from the start.
+    const SIGNATURE_START_DEPTH_10: u64 = 470_898;
+    /// Nodes at depth 8 from [`AFTER_PAWN_STEP`].
+    const SIGNATURE_PAWN_STEP_DEPTH_8: u64 = 110_795;
+
     #[test]
     fn deterministic_at_fixed_depth() {
         let a = best(crate::START_TEXT, 7);

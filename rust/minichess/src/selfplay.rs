@@ -163,6 +163,28 @@ mod tests {
 
     const SETTINGS: SelfPlaySettings = SelfPlaySettings { nodes: 300, random_plies: 4, seed: 9, threads: 2 };
 
+    /// A small run's samples and comparison, summed: a signature that changes only when the self-play,
+    /// the search or the evaluation does.
+    #[test]
+    fn a_fixed_run_is_the_signature() {
+        let go = AtomicBool::new(false);
+        let kept = samples(3, Weights::default(), &SETTINGS, &go).unwrap();
+        let sum: i64 = kept
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let features: i64 = s.features.iter().map(|&x| i64::from(x)).sum();
+                (i as i64 + 1)
+                    * (features * 31
+                        + s.ply as i64 * 7
+                        + i64::from(s.white_to_move)
+                        + (s.result * 2.0) as i64)
+            })
+            .sum();
+        let pairs = compare(2, Weights::default(), Weights::default(), &SETTINGS, &go).unwrap();
+        assert_eq!((kept.len(), sum, pairs), (86, 1_195_925, vec![[1.0, 0.0], [0.0, 1.0]]));
+    }
+
     #[test]
     fn samples_are_reproducible_whatever_the_threads() {
         let go = AtomicBool::new(false);
