@@ -16,8 +16,8 @@ from pathlib import Path
 
 import chess
 import pytest
-from camelpy.tools.perft import PerftCase as PerftCase  # re-exported: the suite readers' case type
-from camelpy.tools.perft import read_suite
+from camelpy.tools.chess.perft import PerftCase as PerftCase  # re-exported: the suite readers' case type
+from camelpy.tools.chess.perft import read_suite
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PERFT_SUITES_DIR = REPO_ROOT / "perft_suites"
@@ -47,7 +47,7 @@ LENIENT_STATUS = chess.STATUS_IMPOSSIBLE_CHECK
 
 @functools.cache
 def read_perft_suite(path: Path) -> tuple[PerftCase, ...]:
-    """A perft suite read by :func:`camelpy.tools.perft.read_suite`, the one parser of the format (each
+    """A perft suite read by :func:`camelpy.tools.chess.perft.read_suite`, the one parser of the format (each
     case's ``source``, ``"<file name>:<line>"``, is the pytest id). Fischer files (Shredder castling
     letters) are read as Chess960."""
     return tuple(read_suite(path))

@@ -284,7 +284,7 @@ def test_a_hash_larger_than_the_machine_is_an_error_not_an_abort() -> None:
 
 def test_the_limits_come_from_the_core() -> None:
     from camelpy import _core
-    from camelpy.uci import loop
+    from camelpy.protocols.uci import loop
 
     assert camelpy.MAX_HASH_MB == loop.MAX_HASH_MB == _core.MAX_HASH_MB
     assert camelpy.MAX_THREADS == loop.MAX_THREADS == _core.MAX_THREADS

@@ -14,7 +14,7 @@ import chess
 import chess.polyglot
 import pytest
 from camelpy.book import Book, InvalidBookError, write_book
-from camelpy.uci import UciEngine
+from camelpy.protocols.uci import UciEngine
 
 
 def _line(*ucis: str) -> chess.Board:

@@ -79,7 +79,7 @@ def test_help_for_an_unknown_command_is_an_error(capsys: pytest.CaptureFixture[s
 
 def test_a_command_is_one_entry(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A later tool (datagen, tune) plugs in by adding one Command: listed, dispatched, with --help."""
-    extra = cli.Command("bench2", "the bench again, under another name", "camelpy.tools.bench")
+    extra = cli.Command("bench2", "the bench again, under another name", "camelpy.tools.chess.bench")
     monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, extra))
     monkeypatch.setattr(cli, "_BY_NAME", {c.name: c for c in cli.COMMANDS})
     assert main(["--help"]) == 0 and "  bench2       the bench again" in capsys.readouterr().out
@@ -97,7 +97,7 @@ def test_other_first_words_still_start_the_uci_engine(
         seen.append(argv)
         return 0
 
-    monkeypatch.setattr("camelpy.uci.main", uci_main)
+    monkeypatch.setattr("camelpy.protocols.uci.main", uci_main)
     for argv in ([], ["--Hash=8", "--Move_Overhead=50"], ["--no-such=1"], ["stray"], ["--helpful"]):
         assert main(argv) == 0
     assert seen == [[], ["--Hash=8", "--Move_Overhead=50"], ["--no-such=1"], ["stray"], ["--helpful"]]

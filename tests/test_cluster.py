@@ -31,12 +31,12 @@ import chess
 import chess.engine
 import pytest
 from camelpy import cluster
+from camelpy.arena import tournament
+from camelpy.arena.engines import parse_engine
+from camelpy.arena.match import run_match
+from camelpy.arena.openings import load_openings
+from camelpy.arena.referee import Adjudication
 from camelpy.batch import analyse_many
-from camelpy.tools import tournament
-from camelpy.tools.engines import parse_engine
-from camelpy.tools.match import run_match
-from camelpy.tools.openings import load_openings
-from camelpy.tools.referee import Adjudication
 
 from tests.conftest import BALANCED_EPD, DATA_DIR
 

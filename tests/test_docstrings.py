@@ -37,7 +37,8 @@ def _native_docstrings() -> list[tuple[str, str]]:
 
 
 def test_every_module_is_found() -> None:
-    assert {"camelpy.leiserchess", "camelpy.tools.leiserchess", "camelpy.uci.loop"} <= set(MODULES)
+    found = set(MODULES)
+    assert {"camelpy.leiserchess", "camelpy.tools.games.leiserchess", "camelpy.protocols.uci.loop"} <= found
 
 
 @pytest.mark.parametrize("module_name", MODULES)

@@ -93,8 +93,8 @@ def _cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
 
 def test_the_graph_is_read() -> None:
     edges, _ = _graph()
-    assert "camelpy.tools.openings" in edges["camelpy.tools.match"]
-    assert "camelpy.uci.loop" in edges["camelpy.uci"]
+    assert "camelpy.arena.openings" in edges["camelpy.arena.match"]
+    assert "camelpy.protocols.uci.loop" in edges["camelpy.protocols.uci"]
 
 
 def test_no_module_imports_a_private_name_of_another() -> None:
@@ -109,12 +109,18 @@ def test_no_import_cycles() -> None:
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the Python API", ("camelpy",)),
-    ("protocols and tools", ("camelpy.uci", "camelpy.tools")),
+    ("protocols and arena", ("camelpy.protocols", "camelpy.uci", "camelpy.arena")),
+    ("tools", ("camelpy.tools",)),
     ("the GUI", ("camelpy.gui",)),
     ("the command line", ("camelpy.__main__",)),
 )
-"""The Python layers, lowest first (the brief's order: ... -> bindings -> Python API ->
-arena/protocols/tools -> GUI), each by its packages; a module belongs to the last layer holding it."""
+"""The Python layers, lowest first (the brief's order: ... -> bindings -> Python API -> protocols and arena
+-> tools -> GUI), each by its packages; a module belongs to the last layer holding it. ``camelpy.uci`` is
+the alias of :mod:`camelpy.protocols.uci` and sits with it."""
+
+INDEPENDENT: tuple[tuple[str, ...], ...] = (("camelpy.protocols", "camelpy.uci"), ("camelpy.arena",))
+"""Packages of one layer that never import each other: the protocol loops (a program others drive) and the
+arena (which drives such programs from the other side)."""
 
 
 def _layer(module: str) -> int:
@@ -136,11 +142,40 @@ def _upward(edges: dict[str, set[str]]) -> list[str]:
 
 
 def test_imports_point_down_the_layers() -> None:
-    """The API never imports a tool, a protocol or the GUI; tools never import the GUI."""
+    """The API never imports a protocol, the arena, a tool or the GUI; protocols and the arena never import a
+    tool; tools never import the GUI."""
     edges, _ = _graph()
     assert _upward(edges) == []
-    assert _upward({"camelpy": {"camelpy.tools.review"}}) == [
-        "camelpy (the Python API) imports camelpy.tools.review (protocols and tools)"
+    assert _upward({"camelpy": {"camelpy.tools.chess.review"}}) == [
+        "camelpy (the Python API) imports camelpy.tools.chess.review (tools)"
+    ]
+    assert _upward({"camelpy.arena.match": {"camelpy.tools.chess.bench"}}) == [
+        "camelpy.arena.match (protocols and arena) imports camelpy.tools.chess.bench (tools)"
+    ]
+
+
+def _crossing(edges: dict[str, set[str]]) -> list[str]:
+    """Every import between two :data:`INDEPENDENT` groups."""
+
+    def group(module: str) -> int | None:
+        for i, packages in enumerate(INDEPENDENT):
+            if any(module == p or module.startswith(p + ".") for p in packages):
+                return i
+        return None
+
+    return sorted(
+        f"{a} imports {b}"
+        for a, targets in edges.items()
+        for b in targets
+        if group(a) is not None and group(b) is not None and group(a) != group(b)
+    )
+
+
+def test_protocols_and_the_arena_do_not_import_each_other() -> None:
+    edges, _ = _graph()
+    assert _crossing(edges) == []
+    assert _crossing({"camelpy.arena.runner": {"camelpy.protocols.uci.loop", "camelpy.arena.referee"}}) == [
+        "camelpy.arena.runner imports camelpy.protocols.uci.loop"
     ]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from camelpy.leiserchess import Board
-from camelpy.tools.leiserchess_book import HEADER, LeiserBook, build_book
+from camelpy.tools.games.leiserchess_book import HEADER, LeiserBook, build_book
 
 
 def test_a_book_per_side_holds_that_sides_positions(tmp_path: Path) -> None:

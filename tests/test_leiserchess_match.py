@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from camelpy.arena.engines import parse_engine
+from camelpy.arena.leiserchess import opening_for, run_match
 from camelpy.leiserchess import Board
-from camelpy.tools.engines import parse_engine
-from camelpy.tools.leiserchess_match import opening_for, run_match
 
 ENGINE = f"{sys.executable} -m camelpy leiserchess"
 
@@ -135,7 +135,7 @@ def test_camelpy_match_plays_leiserchess_engines(tmp_path: Path) -> None:
 
 
 def test_a_leiserchess_tournament_rates_its_players(tmp_path: Path) -> None:
-    from camelpy.tools.tournament import parse_config, run_tournament
+    from camelpy.arena.tournament import parse_config, run_tournament
 
     players = "".join(f'[[players]]\nname = "d{d}"\ncmd = "{ENGINE}"\ndepth = {d}\n' for d in (1, 2, 4))
     text = f'game = "leiserchess"\nrounds = 1\nconcurrency = 2\nout = "t"\n[leiserchess]\nseed = 3\n{players}'

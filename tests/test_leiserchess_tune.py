@@ -48,8 +48,8 @@ def test_compare_weights_finds_the_blunderer() -> None:
 
 def test_the_tuner_recovers_known_weights_within_their_limits() -> None:
     import numpy as np  # in the test extra: a missing NumPy fails here, it is not skipped
-    from camelpy.tools.leiserchess_tune import coefficients
-    from camelpy.tools.selfplay_tune import fit
+    from camelpy.tools.games.leiserchess_tune import coefficients
+    from camelpy.tools.games.selfplay_tune import fit
 
     rng = np.random.default_rng(11)
     n = 30_000

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from camelpy.minichess import BLACK, STARTING_STATE, WHITE, Board, Move
-from camelpy.tools.minichess import last_complete_line, play_game
+from camelpy.tools.games.minichess import last_complete_line, play_game
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the runner is POSIX code")
 

@@ -28,7 +28,7 @@ from camelpy.minichess import (
     search,
     selfplay_samples,
 )
-from camelpy.tools.minichess import MEMORY, player_ply
+from camelpy.tools.games.minichess import MEMORY, player_ply
 
 HANGING_KING = "k4/5/5/5/5/Q3K w 7"
 """White's queen on (5, 0) takes Black's king on (0, 0)."""
@@ -308,7 +308,7 @@ def test_compare_weights_finds_the_blunderer() -> None:
 
 def test_the_tuner_recovers_known_weights() -> None:
     import numpy as np  # in the test extra: a missing NumPy fails here, it is not skipped
-    from camelpy.tools.minichess_tune import coefficients, fit
+    from camelpy.tools.games.minichess_tune import coefficients, fit
 
     # Synthetic positions whose results come from known weights: the fit must find them again.
     rng = np.random.default_rng(5)

@@ -90,7 +90,7 @@ def test_bad_network_files_are_refused_and_change_nothing(
 
 
 def test_the_uci_option_evalfile(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:
-    from camelpy.uci.loop import UciEngine
+    from camelpy.protocols.uci.loop import UciEngine
 
     lines: list[str] = []
     uci = UciEngine(lines.append)

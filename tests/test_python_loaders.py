@@ -18,8 +18,11 @@ from typing import Any
 import pytest
 from camelpy import book, minichess, params
 from camelpy._args import read_bytes, read_lines, read_text
-from camelpy.tools import epd, leiserchess_book, leiserchess_match, openings, perft, runner, tournament, tune
-from camelpy.tools import minichess as minichess_tools
+from camelpy.arena import leiserchess as leiserchess_match
+from camelpy.arena import openings, runner, tournament
+from camelpy.tools.chess import epd, perft, tune
+from camelpy.tools.games import leiserchess_book
+from camelpy.tools.games import minichess as minichess_tools
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 

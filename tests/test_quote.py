@@ -10,8 +10,8 @@ from __future__ import annotations
 import camelpy
 import pytest
 from camelpy._quote import MAX_QUOTED, quote
-from camelpy.uci import format as uci_format
-from camelpy.uci.options import Option, OptionError
+from camelpy.protocols.uci import format as uci_format
+from camelpy.protocols.uci.options import Option, OptionError
 
 # Every input starts with "x", which no FEN placement or UCI move can: all of them are refused.
 AWKWARD = [

@@ -213,7 +213,7 @@ def test_tb_command(tmp_path: Path) -> None:
 
 
 def test_won_positions_and_their_conversion(folder: Path, tmp_path: Path) -> None:
-    from camelpy.tools.tb import convert, won_positions
+    from camelpy.tools.chess.tb import convert, won_positions
 
     with open_tablebase(folder) as tb:
         found = won_positions(tb, "KRvK", 3, seed=1, min_dtm=15)
@@ -243,7 +243,7 @@ def test_won_positions_and_their_conversion(folder: Path, tmp_path: Path) -> Non
 
 
 def test_verify_and_check_find_a_wrong_entry(folder: Path, tmp_path: Path) -> None:
-    from camelpy.tools.tb import verify
+    from camelpy.tools.chess.tb import verify
 
     with open_tablebase(folder) as tb:
         assert verify(tb, "KPvK", 300, seed=2) == []

@@ -1,5 +1,5 @@
-"""``camelpy bench [depth]`` (camelpy.tools.bench): an ordinary tool subcommand with ``--help`` and a clear
-error for a bad depth, printing exactly the lines OpenBench reads; the UCI ``bench`` command prints the
+"""``camelpy bench [depth]`` (camelpy.tools.chess.bench): an ordinary tool subcommand with ``--help`` and a
+clear error for a bad depth, printing exactly the lines OpenBench reads; the UCI ``bench`` command prints the
 same lines from the same function."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 import pytest
 from camelpy import _core
 from camelpy.__main__ import main
-from camelpy.tools import bench
-from camelpy.uci import UciEngine
+from camelpy.protocols.uci import UciEngine
+from camelpy.tools.chess import bench
 
 
 def test_bench_prints_the_openbench_lines(capsys: pytest.CaptureFixture[str]) -> None:

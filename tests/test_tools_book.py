@@ -19,9 +19,9 @@ import chess.polyglot
 import pytest
 from camelpy._polyglot_random import RANDOM64
 from camelpy.book import MAX_WEIGHT, polyglot_key, read_entries, scaled, write_entries
-from camelpy.tools.book import Points, _Display, build_book, merge_books, search_book
+from camelpy.protocols.uci import UciEngine
+from camelpy.tools.chess.book import Points, _Display, build_book, merge_books, search_book
 from camelpy.tools.cli import main
-from camelpy.uci import UciEngine
 
 from tests.conftest import FISCHER_EPD, STANDARD_EPD, read_balanced_openings, read_perft_suite
 
@@ -470,7 +470,8 @@ def test_the_engine_plays_from_a_built_book(pgn: Path, tmp_path: Path) -> None:
 
 READ_SCRIPT = """
 import sys
-from camelpy.tools import book, cli
+from camelpy.tools import cli
+from camelpy.tools.chess import book
 print("ready", flush=True)
 sys.exit(cli.main(["book", "build", sys.argv[1], "--out", sys.argv[2], "--min-games", "1", "--quiet"]))
 """

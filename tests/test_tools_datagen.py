@@ -1,4 +1,4 @@
-"""``camelpy datagen`` (camelpy.tools.datagen): generate, export, resume, Ctrl-C, and bad input as one
+"""``camelpy datagen`` (camelpy.tools.chess.datagen): generate, export, resume, Ctrl-C, and bad input as one
 ``error: …`` line with exit status 2."""
 
 from __future__ import annotations

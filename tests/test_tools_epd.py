@@ -9,7 +9,7 @@ from pathlib import Path
 
 import chess
 import pytest
-from camelpy.tools import epd
+from camelpy.tools.chess import epd
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "tools"

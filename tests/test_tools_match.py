@@ -15,11 +15,11 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
-from camelpy.tools import stats
-from camelpy.tools.engines import EngineStartError, TimeControl, parse_engine
-from camelpy.tools.match import run_match
-from camelpy.tools.openings import Opening, book_digest, load_openings
-from camelpy.tools.referee import Adjudication, MoveRecord, _adjudicate
+from camelpy.arena import stats
+from camelpy.arena.engines import EngineStartError, TimeControl, parse_engine
+from camelpy.arena.match import run_match
+from camelpy.arena.openings import Opening, book_digest, load_openings
+from camelpy.arena.referee import Adjudication, MoveRecord, _adjudicate
 
 DATA = Path(__file__).resolve().parent / "data"
 FAKE = f"{sys.executable} {DATA / 'tools' / 'fake_engine.py'}"
@@ -232,8 +232,8 @@ def test_stockfish_pair_at_depth_one(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(
-    importlib.util.find_spec("camelpy.uci") is None,
-    reason="camelpy's UCI engine (camelpy.uci) is not on this branch",
+    importlib.util.find_spec("camelpy.protocols.uci") is None,
+    reason="camelpy's UCI engine (camelpy.protocols.uci) is not on this branch",
 )
 def test_camelpy_vs_camelpy_four_games_at_a_node_limit(tmp_path: Path) -> None:
     engine = parse_engine([f"{sys.executable} -m camelpy", "nodes=2000", "option.Hash=8"])

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from camelpy.tools import perft
+from camelpy.tools.chess import perft
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICK = ROOT / "perft_suites" / "quick.epd"

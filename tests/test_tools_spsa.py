@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from camelpy.arena.engines import EngineConfig
 from camelpy.tools import cli
-from camelpy.tools.engines import EngineConfig
-from camelpy.tools.spsa import (
+from camelpy.tools.chess.spsa import (
     MIN_INTEGER_C,
     Spsa,
     SpsaParam,
@@ -329,7 +329,7 @@ def test_an_interrupted_command_continues_where_it_stopped(
 ) -> None:
     """Games replaced by a deterministic stand-in (the + side wins when its tempo_mg is nearer 30), so
     that an interrupted and resumed run can be compared with one played in one go."""
-    from camelpy.tools import match
+    from camelpy.arena import match
 
     calls: list[int] = []
 

@@ -1,4 +1,4 @@
-"""The match statistics (camelpy.tools.stats) against figures computed independently.
+"""The match statistics (camelpy.arena.stats) against figures computed independently.
 
 Where the reference numbers come from:
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from camelpy.tools import stats
+from camelpy.arena import stats
 
 SLSQP_REFERENCES = [
     # (results low to high, elo0, elo1, model, LLR from SLSQP)

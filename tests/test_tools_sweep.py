@@ -23,11 +23,11 @@ Never an ``OverflowError``, ``ZeroDivisionError``, ``IndexError``, ``KeyError``,
 :func:`tests.conftest.call_no_panic` in a worker thread with a time limit.
 
 Left out, because they need real engine processes or long runs: :class:`UciPlayer`,
-:func:`~camelpy.tools.referee.play_game` and the games of ``run_match``/``run_tournament``/
+:func:`~camelpy.arena.referee.play_game` and the games of ``run_match``/``run_tournament``/
 ``run_schedule`` (their arguments are swept up to the engine start: a row that reaches it gets
 :exc:`EngineStartError` from a missing program), ``bench_lines(None)`` (the signature bench, seconds
 long), the CLI plumbing (``add_arguments``/``main``/``report``/``run_suite_cli``/``print_divide``,
-covered by the CLI tests) and the display :class:`~camelpy.tools.runner.Progress`.
+covered by the CLI tests) and the display :class:`~camelpy.arena.runner.Progress`.
 
 ``python -m tests.test_tools_sweep`` prints the table as it runs now, one line per argument
 (``--messages``: one line per row, with the message each call gets).
@@ -51,24 +51,12 @@ import pytest
 from camelpy import book as polyglot
 from camelpy import timeman
 from camelpy._quote import quote
-from camelpy.tools import (
-    bench,
-    engines,
-    epd,
-    match,
-    openings,
-    perft,
-    ratings,
-    runner,
-    stats,
-    tournament,
-)
-from camelpy.tools import (
-    book as tools_book,
-)
-from camelpy.tools.engines import EngineConfig, EngineStartError
-from camelpy.tools.openings import Opening
-from camelpy.tools.referee import Adjudication, GameRecord, MoveRecord
+from camelpy.arena import engines, match, openings, ratings, runner, stats, tournament
+from camelpy.arena.engines import EngineConfig, EngineStartError
+from camelpy.arena.openings import Opening
+from camelpy.arena.referee import Adjudication, GameRecord, MoveRecord
+from camelpy.tools.chess import bench, epd, perft
+from camelpy.tools.chess import book as tools_book
 
 from tests.conftest import DATA_DIR, call_no_panic
 
@@ -1087,7 +1075,7 @@ def sweep_table(*, messages: bool = False) -> str:
     One line per argument, one column per hostile value: ``ok``, ``V`` (:exc:`ValueError`), ``T``
     (:exc:`TypeError`), ``IB`` (:exc:`~camelpy.book.InvalidBookError`), ``ES`` (the arguments were
     taken and the run reached the start of an engine that does not exist:
-    :exc:`~camelpy.tools.engines.EngineStartError`), ``=N`` (returned ``N``), ``·`` (not swept); a
+    :exc:`~camelpy.arena.engines.EngineStartError`), ``=N`` (returned ``N``), ``·`` (not swept); a
     cell that differs from what the row expects is marked ``≠``. With *messages* (``--messages``), one
     line per row with the message each call gets.
     """

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from camelpy.tools import ratings, tournament
+from camelpy.arena import ratings, tournament
 
 DATA = Path(__file__).resolve().parent / "data"
 FAKE = f"{sys.executable} {DATA / 'tools' / 'fake_engine.py'}"

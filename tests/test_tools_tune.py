@@ -11,7 +11,8 @@ import camelpy
 import chess
 import numpy as np
 import pytest
-from camelpy.tools import cli, tune
+from camelpy.tools import cli
+from camelpy.tools.chess import tune
 
 from tests.conftest import read_balanced_openings
 
@@ -218,7 +219,7 @@ def test_set_params_is_all_or_nothing() -> None:
 
 
 def test_the_uci_option_paramsfile_loads_a_weights_file(tmp_path: Path) -> None:
-    from camelpy.uci.loop import UciEngine
+    from camelpy.protocols.uci.loop import UciEngine
 
     weights = tmp_path / "weights.json"
     weights.write_text(json.dumps({"tempo_mg": 31, "knight_value_eg": 300}), encoding="utf-8")

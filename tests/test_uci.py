@@ -1,7 +1,7 @@
 """The UCI engine (``python -m camelpy``): protocol, options, extras, robustness and latency.
 
 Most tests drive the engine as a subprocess through :class:`UciProcess` (a reader thread makes every
-read time out instead of hanging); a few use the in-process :class:`camelpy.uci.UciEngine`.
+read time out instead of hanging); a few use the in-process :class:`camelpy.protocols.uci.UciEngine`.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import chess
 import chess.polyglot
 import pytest
 from camelpy import _core
-from camelpy.uci import UciEngine
-from camelpy.uci.loop import MAX_LINE_BYTES, MAX_PERFT_DEPTH
+from camelpy.protocols.uci import UciEngine
+from camelpy.protocols.uci.loop import MAX_LINE_BYTES, MAX_PERFT_DEPTH
 
 from tests.conftest import DATA_DIR, REPO_ROOT
 
@@ -668,7 +668,7 @@ def _corpus_commands() -> list[bytes]:
 def _count_commands(lines: list[bytes], word: str) -> int:
     """How many *word* commands (``go``: not ``go perft``) the lines hold, by the loop's documented rule:
     the first known command word of a line is its command; LF, CRLF and CR end lines."""
-    from camelpy.uci.commands import split_command
+    from camelpy.protocols.uci.commands import split_command
 
     count = 0
     for raw in lines:

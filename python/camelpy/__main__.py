@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args and cli.handles(args[0]):
         return cli.main(args)
-    from camelpy.uci import main as uci_main
+    from camelpy.protocols.uci import main as uci_main
 
     status = uci_main(args)
     if as_program:

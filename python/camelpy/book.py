@@ -7,7 +7,7 @@ position is in it; any position the book does not know is searched. :func:`write
 
 This module is the one writer of the format: :func:`write_entries` writes raw ``(key, move, weight)``
 entries (merged, scaled into 16 bits, sorted) for :func:`write_book` and for ``camelpy book``
-(:mod:`camelpy.tools.book`), with the key computed here by :func:`polyglot_key` from the format's
+(:mod:`camelpy.tools.chess.book`), with the key computed here by :func:`polyglot_key` from the format's
 table (:mod:`camelpy._polyglot_random`); :func:`read_entries` reads a file's raw entries back.
 
 >>> import chess, tempfile, os

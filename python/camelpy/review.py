@@ -1,5 +1,5 @@
 """Game review: where each player went wrong in a game (the command is ``camelpy review``,
-:mod:`camelpy.tools.review`).
+:mod:`camelpy.tools.chess.review`).
 
 :func:`review` searches every position of a :class:`chess.pgn.Game` (before each move, and after the
 last) in one :func:`camelpy.batch.analyse_many` batch on every core, with the default network

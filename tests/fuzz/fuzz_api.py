@@ -42,8 +42,8 @@ import atheris
 
 with atheris.instrument_imports(include=["camelpy"]):
     import camelpy
-    from camelpy.uci import commands
-    from camelpy.uci.loop import UciEngine
+    from camelpy.protocols.uci import commands
+    from camelpy.protocols.uci.loop import UciEngine
 
 import chess
 

@@ -1,16 +1,20 @@
-"""The engine-builder's tools behind ``camelpy <command>`` (:mod:`camelpy.tools.cli` lists them): the
-bench (:mod:`~camelpy.tools.bench`), perft and perft suites (:mod:`~camelpy.tools.perft`), matches with
-SPRT (:mod:`~camelpy.tools.match`, with :mod:`~camelpy.tools.stats`), tournaments with ratings
-(:mod:`~camelpy.tools.tournament`, :mod:`~camelpy.tools.ratings`), EPD test suites
-(:mod:`~camelpy.tools.epd`), game reviews (:mod:`~camelpy.tools.review`, over
-:mod:`camelpy.review`), self-play training data (:mod:`~camelpy.tools.datagen`, over
-:mod:`camelpy.data`), Polyglot opening books (:mod:`~camelpy.tools.book`), endgame tablebases
-(:mod:`~camelpy.tools.tb`, over :mod:`camelpy.tablebase`), the evaluation tuner
-(:mod:`~camelpy.tools.tune`), the SPSA tuner of engine settings over matches
-(:mod:`~camelpy.tools.spsa`), MiniChess's file-protocol runner and players
-(:mod:`~camelpy.tools.minichess`, over :mod:`camelpy.minichess`), and Leiserchess's protocol engine
-and match referee (:mod:`~camelpy.tools.leiserchess`, :mod:`~camelpy.tools.leiserchess_match`, over
-:mod:`camelpy.leiserchess`). Each is also a Python API. ``camelpy gui``, the browser application to play,
-analyse and watch matches, lives beside them in :mod:`camelpy.gui` (its command in
-:mod:`camelpy.gui.server`); matches and tournaments publish their events for it
-(:mod:`~camelpy.tools.events`)."""
+"""The engine-builder's tools behind ``camelpy <command>``: the command line itself
+(:mod:`camelpy.tools.cli`, the subcommand dispatch) and the tools, split by what they serve.
+
+* :mod:`camelpy.tools.chess`: chess's tools — the bench, perft and perft suites, EPD test suites, game
+  reviews, self-play training data and the network's trainer, Polyglot opening books, endgame tablebases,
+  the evaluation tuner and the SPSA tuner of engine settings over matches.
+* :mod:`camelpy.tools.games`: the small games' tools — ``camelpy minichess`` and ``camelpy leiserchess``
+  (their command lines), Leiserchess's opening books, and the self-play tuner both games share.
+
+What belongs here: a command (``add_arguments(parser)`` and ``main(args)``) and the Python API behind it.
+What does not: matches, tournaments, SPRT, ratings and the events stream the GUI watches
+(``camelpy match``, ``camelpy tournament``) are the arena, :mod:`camelpy.arena`, for every game; the
+protocol loops (UCI, the Leiserchess protocol, the MiniChess file player) are :mod:`camelpy.protocols`.
+Tools may import both; neither imports a tool. ``camelpy gui`` lives above them in :mod:`camelpy.gui`
+(its command in :mod:`camelpy.gui.server`).
+
+The old flat paths stay importable as aliases, for the names the README documents:
+``camelpy.tools.book``, ``.epd``, ``.tune``, ``.selfplay_tune`` (now under :mod:`camelpy.tools.chess` and
+:mod:`camelpy.tools.games`) and ``camelpy.tools.match``, ``.stats``, ``.events``, ``.openings``,
+``.referee`` (now :mod:`camelpy.arena`)."""

@@ -67,34 +67,46 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "bench",
         "run the fixed search benchmark: its node count (the bench signature) and speed",
-        "camelpy.tools.bench",
+        "camelpy.tools.chess.bench",
     ),
     Command(
-        "perft", "count the leaves of the legal move tree, or check a perft suite", "camelpy.tools.perft"
+        "perft",
+        "count the leaves of the legal move tree, or check a perft suite",
+        "camelpy.tools.chess.perft",
     ),
-    Command("match", "play two engines against each other (game pairs, SPRT)", "camelpy.tools.match"),
-    Command("tournament", "a gauntlet or round-robin from a TOML config", "camelpy.tools.tournament"),
-    Command("epd", "run an EPD test suite (bm/am, STS c0 points)", "camelpy.tools.epd"),
+    Command("match", "play two engines against each other (game pairs, SPRT)", "camelpy.arena.match"),
+    Command("tournament", "a gauntlet or round-robin from a TOML config", "camelpy.arena.tournament"),
+    Command("epd", "run an EPD test suite (bm/am, STS c0 points)", "camelpy.tools.chess.epd"),
     Command(
         "review",
         "review games: each move classed by the win chance it lost, accuracy, annotated PGN, plots",
-        "camelpy.tools.review",
+        "camelpy.tools.chess.review",
     ),
-    Command("datagen", "self-play training data at a fixed node budget per move", "camelpy.tools.datagen"),
+    Command(
+        "datagen", "self-play training data at a fixed node budget per move", "camelpy.tools.chess.datagen"
+    ),
     Command(
         "book",
         "Polyglot opening books: build (from PGN games or by search), show, merge",
-        "camelpy.tools.book",
+        "camelpy.tools.chess.book",
     ),
     Command(
-        "tb", "endgame tablebases: solve endings (generate), look a position up (probe)", "camelpy.tools.tb"
-    ),
-    Command("tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.tune"),
-    Command(
-        "spsa", "tune UCI spin options by SPSA over game pairs (OpenBench's method)", "camelpy.tools.spsa"
+        "tb",
+        "endgame tablebases: solve endings (generate), look a position up (probe)",
+        "camelpy.tools.chess.tb",
     ),
     Command(
-        "train", "train the neural network (NNUE) on self-play data, on every core", "camelpy.tools.train"
+        "tune", "fit every evaluation weight to labelled positions (Texel, Adam)", "camelpy.tools.chess.tune"
+    ),
+    Command(
+        "spsa",
+        "tune UCI spin options by SPSA over game pairs (OpenBench's method)",
+        "camelpy.tools.chess.spsa",
+    ),
+    Command(
+        "train",
+        "train the neural network (NNUE) on self-play data, on every core",
+        "camelpy.tools.chess.train",
     ),
     Command(
         "gui",
@@ -104,12 +116,12 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "leiserchess",
         "Leiserchess: our player on the course's UCI-like protocol (stdin/stdout), perft",
-        "camelpy.tools.leiserchess",
+        "camelpy.tools.games.leiserchess",
     ),
     Command(
         "minichess",
         "MiniChess (6x5): the course's file-protocol runner and match, our player, play, tune, perft",
-        "camelpy.tools.minichess",
+        "camelpy.tools.games.minichess",
     ),
 )
 """The tool subcommands, in the order the usage lists them."""

@@ -1,6 +1,6 @@
 """The UCI engine's search session: one ``go`` at a time, searched on a worker thread.
 
-:class:`SearchSession` is the search side of :class:`camelpy.uci.loop.UciEngine`: the loop reads and
+:class:`SearchSession` is the search side of :class:`camelpy.protocols.uci.loop.UciEngine`: the loop reads and
 dispatches commands on the main thread and keeps the options; the session starts each ``go`` (after the
 opening book has had its say), runs the core's search on a worker thread with the GIL released, turns
 the core's reports into ``info`` lines, lets the time manager stop the search, and answers with exactly
@@ -11,8 +11,8 @@ forget a finished search (and then applies what it deferred while the search ran
 
 Both sides write through the loop's ``send``, so output lines never interleave.
 
->>> from camelpy.uci.commands import parse_go
->>> from camelpy.uci.options import Option, OptionTable
+>>> from camelpy.protocols.uci.commands import parse_go
+>>> from camelpy.protocols.uci.options import Option, OptionTable
 >>> options = OptionTable([Option.spin("MultiPV", 1, 1, 256), Option.spin("Move Overhead", 10, 0, 5000),
 ...                        Option.check("UCI_ShowWDL", False), Option.check("OwnBook", False)])
 >>> lines = []
@@ -40,9 +40,9 @@ import chess
 from camelpy import _core, timeman
 from camelpy._quote import quote
 from camelpy.book import Book, InvalidBookError
-from camelpy.uci.commands import Go
-from camelpy.uci.format import currmove_line, info_line
-from camelpy.uci.options import OptionTable
+from camelpy.protocols.uci.commands import Go
+from camelpy.protocols.uci.format import currmove_line, info_line
+from camelpy.protocols.uci.options import OptionTable
 
 __all__ = ["STOP_POLL_S", "SearchSession", "UciPosition"]
 

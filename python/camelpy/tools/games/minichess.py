@@ -96,7 +96,7 @@ from camelpy.minichess import (
     perft,
     write_atomically,
 )
-from camelpy.tools import minichess_tune
+from camelpy.tools.games import minichess_tune
 
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",

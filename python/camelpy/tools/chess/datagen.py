@@ -28,8 +28,8 @@ from typing import IO
 import chess
 
 from camelpy import _core, cluster
+from camelpy.arena.openings import load_openings
 from camelpy.data import DEFAULTS, Summary, export_text, generate
-from camelpy.tools.openings import load_openings
 
 __all__ = ["Display", "add_arguments", "flag_words", "main", "progress_line", "summary_line"]
 

@@ -4,7 +4,7 @@ Names are matched case-insensitively and may contain spaces (``setoption name mo
 A bad value raises :class:`OptionError` (a ``ValueError``) naming the option and what it accepts; the
 loop reports it as ``info string`` and keeps the old value.
 
->>> from camelpy.uci.options import Option
+>>> from camelpy.protocols.uci.options import Option
 >>> hash_option = Option.spin("Hash", 16, 1, 1024)
 >>> hash_option.declaration()
 'option name Hash type spin default 16 min 1 max 1024'
@@ -13,7 +13,7 @@ loop reports it as ``info string`` and keeps the old value.
 >>> hash_option.parse("0")
 Traceback (most recent call last):
 ...
-camelpy.uci.options.OptionError: option 'Hash' takes an integer from 1 to 1024, got '0'
+camelpy.protocols.uci.options.OptionError: option 'Hash' takes an integer from 1 to 1024, got '0'
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ class OptionTable:
     >>> table.set("Hash", "1")
     Traceback (most recent call last):
     ...
-    camelpy.uci.options.OptionError: no such option: 'Hash'
+    camelpy.protocols.uci.options.OptionError: no such option: 'Hash'
     """
 
     def __init__(self, options: Iterable[Option]) -> None:

@@ -1,5 +1,5 @@
 """``camelpy tournament config.toml``: a gauntlet or round-robin between several UCI engines, PGN out,
-and a rating table by maximum likelihood (:mod:`camelpy.tools.ratings`).
+and a rating table by maximum likelihood (:mod:`camelpy.arena.ratings`).
 
 The config (TOML)::
 
@@ -32,7 +32,7 @@ Leiserchess engines (``camelpy leiserchess`` or any engine speaking the course's
 tournament too: ``game = "leiserchess"`` and a ``[leiserchess]`` table (``rules`` 2016 or 2018,
 ``random_plies`` opening each pair, ``seed``, ``max_plies``) in place of ``[openings]`` and
 ``[adjudication]``; the games are refereed by camelpy's rules as in ``camelpy leiserchess match``
-(:mod:`camelpy.tools.leiserchess_match`) and saved as ``games.jsonl`` and ``games.txt``.
+(:mod:`camelpy.arena.leiserchess`) and saved as ``games.jsonl`` and ``games.txt``.
 
 >>> config = parse_config('''
 ... [[players]]
@@ -71,21 +71,21 @@ from camelpy._args import (
     str_arg,
 )
 from camelpy._quote import quote
-from camelpy.leiserchess import RULES
-from camelpy.tools.engines import EngineConfig, engine_from_mapping
-from camelpy.tools.events import EVENTS_VERSION, EventLog
-from camelpy.tools.leiserchess_match import (
+from camelpy.arena.engines import EngineConfig, engine_from_mapping
+from camelpy.arena.events import EVENTS_VERSION, EventLog
+from camelpy.arena.leiserchess import (
     DEFAULT_MAX_PLIES,
     DEFAULT_RANDOM_PLIES,
     MAX_RANDOM_PLIES,
     GameResult,
     run_pairs,
 )
-from camelpy.tools.match import adjudication_from_args
-from camelpy.tools.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
-from camelpy.tools.ratings import RatingTable, fit_ratings
-from camelpy.tools.referee import DEFAULT_HANG_TIMEOUT, Adjudication, GameRecord
-from camelpy.tools.runner import GameLog, GameSpec, Progress, run_schedule
+from camelpy.arena.match import adjudication_from_args
+from camelpy.arena.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
+from camelpy.arena.ratings import RatingTable, fit_ratings
+from camelpy.arena.referee import DEFAULT_HANG_TIMEOUT, Adjudication, GameRecord
+from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule
+from camelpy.leiserchess import RULES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -343,7 +343,7 @@ def standings(names: list[str], records: list[GameRecord]) -> list[list[object]]
     """``[name, points, games]`` for each player, most points first (fewest games first among equal
     points, then by name): the ``standings`` event's rows.
 
-    >>> from camelpy.tools.openings import Opening
+    >>> from camelpy.arena.openings import Opening
     >>> standings(["a", "b", "c"], [GameRecord("a", "b", Opening(), "0-1", "checkmate", "")])
     [['b', 1.0, 1], ['c', 0.0, 0], ['a', 0.0, 1]]
     """
@@ -382,8 +382,8 @@ class TournamentResult:
 
     games: tuple[GameRecord, ...] | tuple[GameResult, ...]
     """Every game played (including earlier runs of a resumed tournament): chess's
-    :class:`~camelpy.tools.referee.GameRecord` or Leiserchess's
-    :class:`~camelpy.tools.leiserchess_match.GameResult`."""
+    :class:`~camelpy.arena.referee.GameRecord` or Leiserchess's
+    :class:`~camelpy.arena.leiserchess.GameResult`."""
     table: RatingTable
     """Ratings, strongest first."""
 
@@ -393,7 +393,7 @@ def run_tournament(
 ) -> TournamentResult:
     """Plays the tournament (resuming from ``config.out`` when it holds the same one) and rates it.
     With ``backend="ray"`` its game pairs are tasks on a Ray cluster, ``config.concurrency`` pairs at
-    once (:func:`camelpy.tools.runner.run_schedule`); chess only.
+    once (:func:`camelpy.arena.runner.run_schedule`); chess only.
 
     :raises: :exc:`ValueError` for an engine that cannot start, an output folder of another run or a
         Leiserchess tournament on Ray.

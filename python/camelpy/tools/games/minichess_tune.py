@@ -3,7 +3,7 @@
 The evaluation is linear in its weights (:func:`camelpy.minichess.evaluate`): for a position with
 features ``f`` (White minus Black), ply ``p`` and White to move or not, White's evaluation is
 ``Σ wᵢ·cᵢ`` with ``cᵢ = fᵢ``, except ``c_count = f_count · p / 50`` and ``c_tempo = ±1``. The fit is the
-small games' tuner (:mod:`camelpy.tools.selfplay_tune`: Texel's method with a fitted colour bias, Adam,
+small games' tuner (:mod:`camelpy.tools.games.selfplay_tune`: Texel's method with a fitted colour bias, Adam,
 a held-out tenth); ``--freeze NAMES`` keeps the named weights at their default values (for example the
 piece values, which the count and the piece values can trade between them).
 
@@ -26,8 +26,8 @@ from camelpy.minichess import (
     compare_weights,
     selfplay_samples,
 )
-from camelpy.tools import selfplay_tune
-from camelpy.tools.selfplay_tune import EPOCHS, TuneResult
+from camelpy.tools.games import selfplay_tune
+from camelpy.tools.games.selfplay_tune import EPOCHS, TuneResult
 
 __all__ = ["TuneResult", "add_arguments", "coefficients", "fit", "main"]
 
@@ -61,7 +61,7 @@ def fit(
 ) -> TuneResult:
     """Fits the weights to *samples* from *start* (default: the default weights); the weights named
     in *freeze* keep their starting values; a colour bias is fitted with them and reported
-    (:func:`camelpy.tools.selfplay_tune.fit`).
+    (:func:`camelpy.tools.games.selfplay_tune.fit`).
 
     :raises: :exc:`ValueError` with fewer than 20 positions, an unknown name in *freeze*, or without
         NumPy.

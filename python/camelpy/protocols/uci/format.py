@@ -4,7 +4,7 @@ The core hands over typed reports (:class:`camelpy._core.IterationInfo`,
 :class:`camelpy._core.CurrMoveInfo`); this module turns them into text and nothing else.
 
 >>> from camelpy._core import IterationInfo
->>> from camelpy.uci.format import info_line
+>>> from camelpy.protocols.uci.format import info_line
 >>> report = IterationInfo(depth=5, seldepth=7, multipv=1, cp=31, nodes=5400, time_ms=12, hashfull=3,
 ...                        pv=["e2e4", "e7e5"])
 >>> info_line(report)

@@ -24,10 +24,10 @@ from typing import Any
 from camelpy import cluster
 from camelpy._args import brief, int_arg, items_arg, path_arg, read_text, real_arg, shown, str_arg
 from camelpy._quote import quote
-from camelpy.tools.engines import EngineConfig, UciPlayer
-from camelpy.tools.events import Observer
-from camelpy.tools.openings import Opening
-from camelpy.tools.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game, result_event
+from camelpy.arena.engines import EngineConfig, UciPlayer
+from camelpy.arena.events import Observer
+from camelpy.arena.openings import Opening
+from camelpy.arena.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game, result_event
 
 __all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_schedule"]
 
@@ -263,7 +263,7 @@ def run_schedule(
 ) -> None:
     """Plays *specs* with up to *concurrency* games at once (default 1); *on_game* gets each finished
     game in the order they finish and returns ``True`` to stop the run (games still running are
-    abandoned). *observer* gets each game's events as it is played (:mod:`camelpy.tools.events`;
+    abandoned). *observer* gets each game's events as it is played (:mod:`camelpy.arena.events`;
     on Ray only each game's ``result``).
 
     With ``backend="ray"`` the games are tasks on the Ray cluster this process is connected to
@@ -274,7 +274,7 @@ def run_schedule(
     pair is finished, so nothing is counted twice. Stopping (``True`` from *on_game*, Ctrl-C)
     cancels the pairs still running.
 
-    :raises: :exc:`camelpy.tools.engines.EngineStartError` when an engine cannot be started;
+    :raises: :exc:`camelpy.arena.engines.EngineStartError` when an engine cannot be started;
         :exc:`ValueError` (before any engine starts) for a *concurrency* below 1, a *hang_timeout* not
         above 0, a game naming an engine that is not in *configs* or an unknown *backend*;
         :exc:`TypeError` for an argument of the wrong type; :exc:`ImportError` for ``backend="ray"``

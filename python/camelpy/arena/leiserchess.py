@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from camelpy._args import int_arg, path_arg, read_text
+from camelpy.arena import stats
+from camelpy.arena.engines import EngineConfig, parse_engine
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
-from camelpy.tools import stats
-from camelpy.tools.engines import EngineConfig, parse_engine
 
 __all__ = [
     "GameResult",

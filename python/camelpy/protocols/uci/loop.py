@@ -3,10 +3,10 @@
 Threads and state
 -----------------
 The main thread only reads stdin, answers and keeps the options; a ``go`` is handed to the search
-session (:class:`camelpy.uci.session.SearchSession`), which searches on a worker thread that calls the
-core (the GIL is released while it searches) and prints ``info`` lines from the core's callback. So
-``isready`` is answered at once even mid-search, and ``stop``/``quit`` act within a few milliseconds
-(the core polls its stop flag every few hundred nodes).
+session (:class:`~camelpy.protocols.uci.session.SearchSession`), which searches on a worker thread
+that calls the core (the GIL is released while it searches) and prints ``info`` lines from the core's
+callback. So ``isready`` is answered at once even mid-search, and ``stop``/``quit`` act within a few
+milliseconds (the core polls its stop flag every few hundred nodes).
 
 Each ``go`` produces exactly one ``bestmove``, printed by its worker under a lock that also marks the
 search finished. Commands that arrive while a search runs:
@@ -17,7 +17,7 @@ search finished. Commands that arrive while a search runs:
   search has answered ``bestmove`` (resizing the hash table mid-search would have to wait for it anyway).
 * ``stop``: stops the search, waits for its ``bestmove`` (about a millisecond), then goes on.
 * ``ponderhit``: turns a ``go ponder`` search into a timed one (see
-  :meth:`~camelpy.uci.session.SearchSession.ponderhit`).
+  :meth:`~camelpy.protocols.uci.session.SearchSession.ponderhit`).
 * ``quit`` and end of input: stop, answer, exit.
 
 Bad input never ends the loop: anything malformed is reported with ``info string`` and otherwise ignored;
@@ -38,11 +38,17 @@ import chess.polyglot
 from camelpy import _core
 from camelpy._quote import quote
 from camelpy.params import apply_params, read_params_file
-from camelpy.tools.bench import bench_lines, parse_depth
-from camelpy.uci import commands
-from camelpy.uci.commands import CommandError, parse_go, parse_position, parse_setoption, split_command
-from camelpy.uci.options import Option, OptionError, OptionTable, Value
-from camelpy.uci.session import SearchSession, UciPosition
+from camelpy.protocols.bench import bench_lines, parse_depth
+from camelpy.protocols.uci import commands
+from camelpy.protocols.uci.commands import (
+    CommandError,
+    parse_go,
+    parse_position,
+    parse_setoption,
+    split_command,
+)
+from camelpy.protocols.uci.options import Option, OptionError, OptionTable, Value
+from camelpy.protocols.uci.session import SearchSession, UciPosition
 
 __all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "LineSource", "UciEngine"]
 

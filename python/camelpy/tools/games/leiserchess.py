@@ -1,8 +1,8 @@
 """``camelpy leiserchess``: camelpy's Leiserchess player as an engine speaking the course's UCI-like
 protocol on standard input and output, so it can stand in for a course player (in its autotester,
 say); ``--perft N`` counts perft instead, ``camelpy leiserchess match`` plays two such engines
-against each other (:mod:`camelpy.tools.leiserchess_match`), and ``camelpy leiserchess tune`` fits the
-evaluation's weights to self-play (:mod:`camelpy.tools.leiserchess_tune`).
+against each other (:mod:`camelpy.arena.leiserchess`), and ``camelpy leiserchess tune`` fits the
+evaluation's weights to self-play (:mod:`camelpy.tools.games.leiserchess_tune`).
 
 The protocol (one command a line; the engine never exits on bad input, it answers ``info string …``,
 and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no exception):
@@ -13,7 +13,7 @@ and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no e
 * ``isready``: ``readyok``, at once, even while a search or a perft runs.
 * ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), ``Rules`` (the rules take
   effect at the next ``position``) or ``Book`` (an opening book's file,
-  :mod:`camelpy.tools.leiserchess_book`; ``none`` for none): a bad value, or a book file that cannot
+  :mod:`camelpy.tools.games.leiserchess_book`; ``none`` for none): a bad value, or a book file that cannot
   be read, is an ``info string`` and keeps the previous setting.
 * ``ucinewgame`` / ``newgame``: a new game (the search forgets what it learnt).
 * ``position startpos [moves M …]`` or ``position fen PLACEMENT W|B [moves M …]``: the game to play
@@ -71,7 +71,7 @@ from camelpy.leiserchess import (
     evaluate,
     perft,
 )
-from camelpy.tools.leiserchess_book import LeiserBook
+from camelpy.tools.games.leiserchess_book import LeiserBook
 
 __all__ = ["LeiserEngine", "LineSource", "add_arguments", "main", "time_for_move"]
 
@@ -405,7 +405,8 @@ def _integer(text: str, name: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``leiserchess`` subcommand's options, and ``leiserchess match``'s and ``tune``'s."""
-    from camelpy.tools import leiserchess_book, leiserchess_match, leiserchess_tune
+    from camelpy.arena import leiserchess as leiserchess_match
+    from camelpy.tools.games import leiserchess_book, leiserchess_tune
 
     sub = parser.add_subparsers(dest="mode", metavar="[match|tune|book]")
     leiserchess_match.add_arguments(
@@ -427,15 +428,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy leiserchess`` (the engine, ``--perft``, ``match`` or ``tune``)."""
     if getattr(args, "mode", None) == "match":
-        from camelpy.tools import leiserchess_match
+        from camelpy.arena import leiserchess as leiserchess_match
 
         return leiserchess_match.main(args)
     if getattr(args, "mode", None) == "tune":
-        from camelpy.tools import leiserchess_tune
+        from camelpy.tools.games import leiserchess_tune
 
         return leiserchess_tune.main(args)
     if getattr(args, "mode", None) == "book":
-        from camelpy.tools import leiserchess_book
+        from camelpy.tools.games import leiserchess_book
 
         return leiserchess_book.main(args)
     if args.perft is not None:

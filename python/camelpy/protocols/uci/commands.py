@@ -4,7 +4,7 @@ Tokens are split on any whitespace. Following the UCI spec, unknown words before
 (``joho debug on`` is ``debug on``). Every problem found in an argument is collected as a message; the
 caller reports them with ``info string`` and goes on with what was understood.
 
->>> from camelpy.uci.commands import parse_go, split_command
+>>> from camelpy.protocols.uci.commands import parse_go, split_command
 >>> split_command("joho debug on")
 ('debug', 'on')
 >>> go, problems = parse_go("wtime 1000 btime abc movestogo 0 searchmoves e2e4 d2d4")

@@ -693,12 +693,12 @@ def check_against_engine(params: Sequence[SpsaParam], spin: Mapping[str, tuple[i
 def engine_spin_options(command: Sequence[str]) -> dict[str, tuple[int, int, int]]:
     """The engine's spin options, ``name: (default, min, max)``, from its ``uci`` answer.
 
-    :raises: :exc:`camelpy.tools.engines.EngineStartError` (a :exc:`ValueError`) quoting the command when
+    :raises: :exc:`camelpy.arena.engines.EngineStartError` (a :exc:`ValueError`) quoting the command when
         it does not start or answer.
     """
     import chess.engine
 
-    from camelpy.tools.engines import STARTUP_TIMEOUT, EngineStartError
+    from camelpy.arena.engines import STARTUP_TIMEOUT, EngineStartError
 
     cmd = list(command)
     try:
@@ -894,7 +894,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _engine_config(args: argparse.Namespace) -> Any:
-    from camelpy.tools.engines import parse_engine
+    from camelpy.arena.engines import parse_engine
 
     words = list(args.engine) if args.engine else [shlex.join([sys.executable, "-m", "camelpy"])]
     if args.tc is not None:
@@ -968,8 +968,8 @@ def main(args: argparse.Namespace) -> int:
         _write_outputs(spsa, out)
         print(_report(spsa))
         return 0
-    from camelpy.tools.match import adjudication_from_args, run_match
-    from camelpy.tools.openings import book_digest, choose, load_openings
+    from camelpy.arena.match import adjudication_from_args, run_match
+    from camelpy.arena.openings import book_digest, choose, load_openings
 
     config = _engine_config(args)
     settings = SpsaSettings(

@@ -3,7 +3,7 @@
 The evaluation is linear in its weights (:func:`camelpy.leiserchess.evaluate`): for a position with
 features ``f`` (Tangerine minus Lavender), Tangerine's evaluation is ``Σ wᵢ·cᵢ`` with ``cᵢ = fᵢ``,
 except the tempo's ``c = ±1`` (+1 with Tangerine to move). The fit is the small games' tuner
-(:mod:`camelpy.tools.selfplay_tune`, shared with ``camelpy minichess tune``: Texel's method with a
+(:mod:`camelpy.tools.games.selfplay_tune`, shared with ``camelpy minichess tune``: Texel's method with a
 fitted colour bias, Adam within each weight's limits, a held-out tenth); ``--freeze pawn`` keeps the
 pawn at 100 so that the other weights stay in centipawns.
 
@@ -27,7 +27,7 @@ from camelpy.leiserchess import (
     compare_weights,
     selfplay_samples,
 )
-from camelpy.tools import selfplay_tune
+from camelpy.tools.games import selfplay_tune
 
 __all__ = ["GAME", "add_arguments", "coefficients", "main"]
 

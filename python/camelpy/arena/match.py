@@ -1,0 +1,529 @@
+"""``camelpy match``: two engines, game pairs from an opening book, optional SPRT.
+
+Every opening is played twice with colours swapped; results are counted from the first engine's side
+as W/D/L and as the pentanomial of complete pairs, which feed the Elo estimate, LOS, normalized Elo
+and the GSPRT (:mod:`camelpy.arena.stats`). With an SPRT the match stops as soon as the LLR crosses a
+bound. Given an output folder, each game is saved as it finishes (JSON lines and PGN), so running the
+same command again resumes an interrupted match; the summary is printed and saved as
+``summary.txt`` and ``summary.json``.
+
+>>> from camelpy.arena.referee import GameRecord
+>>> from camelpy.arena.openings import Opening
+>>> games = [GameRecord("new", "old", Opening(), "1-0", "checkmate", "", pair=0, game=0),
+...          GameRecord("old", "new", Opening(), "1/2-1/2", "stalemate", "", pair=0, game=1)]
+>>> summary = summarize("new", "old", games)
+>>> summary.wins, summary.draws, summary.losses, summary.pentanomial
+(1, 1, 0, (0, 0, 0, 1, 0))
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from camelpy import cluster
+from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, shown, str_arg
+from camelpy._quote import quote
+from camelpy.arena import leiserchess, stats
+from camelpy.arena.engines import EngineConfig, parse_engine
+from camelpy.arena.events import EVENTS_VERSION, EventLog
+from camelpy.arena.leiserchess import DEFAULT_MAX_PLIES
+from camelpy.arena.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
+from camelpy.arena.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
+from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule
+
+__all__ = ["MatchResult", "run_match", "summarize"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchResult:
+    """The score of a match, from the first engine's side.
+
+    >>> MatchResult("a", "b", wins=3, draws=2, losses=1).score
+    0.6666666666666666
+    """
+
+    engine1: str
+    """First engine (the one being tested)."""
+    engine2: str
+    """Second engine (the baseline)."""
+    wins: int = 0
+    """Games the first engine won."""
+    draws: int = 0
+    """Drawn games."""
+    losses: int = 0
+    """Games the first engine lost."""
+    pentanomial: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """Complete game pairs by the first engine's pair score: 0, ½, 1, 1½, 2 points."""
+    llr: float | None = None
+    """The SPRT's log-likelihood ratio (``None`` without an SPRT)."""
+    sprt: stats.SPRT | None = None
+    """The SPRT settings."""
+    decision: str | None = None
+    """``"H1"`` (accepted: elo1), ``"H0"`` (rejected) or ``None`` (undecided)."""
+    terminations: tuple[tuple[str, int], ...] = ()
+    """How games ended: (termination code, count), most frequent first."""
+    out: str | None = None
+    """The folder holding games.jsonl, games.pgn and the summary."""
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """The first engine's mean score (0.5 before any game)."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
+
+    @property
+    def trinomial(self) -> tuple[int, int, int]:
+        """``(losses, draws, wins)``: worst to best, as the stats functions take it."""
+        return (self.losses, self.draws, self.wins)
+
+    def _results(self) -> Sequence[int]:
+        return self.pentanomial if sum(self.pentanomial) else self.trinomial
+
+    @property
+    def elo(self) -> stats.EloEstimate:
+        """Logistic Elo with a 95 % interval (from pairs when there are any)."""
+        return stats.elo_estimate(self._results())
+
+    @property
+    def nelo(self) -> stats.EloEstimate:
+        """Normalized Elo with a 95 % interval."""
+        return stats.normalized_elo(self._results())
+
+    @property
+    def los(self) -> float:
+        """Likelihood of superiority of the first engine."""
+        return stats.los(self._results())
+
+    def status_line(self) -> str:
+        """A short line for the live display."""
+        text = f"+{self.wins}={self.draws}-{self.losses}"
+        if self.games:
+            text += f" Elo {self.elo}"
+        if self.sprt is not None and self.llr is not None:
+            lower, upper = self.sprt.bounds
+            text += f" LLR {self.llr:.2f} ({lower:.2f}, {upper:.2f})"
+        return text
+
+    def summary(self) -> str:
+        """The final report, as fastchess prints it."""
+        lines = [f"Results of {self.engine1} vs {self.engine2}:"]
+        if self.games:
+            lines.append(f"Elo: {self.elo}, nElo: {self.nelo}")
+            lines.append(f"LOS: {self.los:.2%}, DrawRatio: {self.draws / self.games:.2%}")
+        lines.append(
+            f"Games: {self.games}, Wins: {self.wins}, Losses: {self.losses}, Draws: {self.draws}, "
+            f"Points: {self.wins + self.draws / 2:g} ({self.score:.2%})"
+        )
+        lines.append(f"Ptnml(0-2): {list(self.pentanomial)}")
+        if self.sprt is not None:
+            lower, upper = self.sprt.bounds
+            verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", None: "undecided"}[self.decision]
+            lines.append(
+                f"LLR: {self.llr or 0.0:.2f} ({lower:.2f}, {upper:.2f}) "
+                f"[{self.sprt.elo0:g}, {self.sprt.elo1:g}] {self.sprt.model}: {verdict}"
+            )
+        if self.terminations:
+            lines.append("Terminations: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
+        return "\n".join(lines)
+
+    def status_event(self) -> dict[str, Any]:
+        """The fields of the ``status`` event that watchers read (:mod:`camelpy.arena.events`)."""
+        elo = None
+        if self.games:
+            est = self.elo
+            elo = {"elo": est.elo, "lower": est.lower, "upper": est.upper}
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "pentanomial": list(self.pentanomial),
+            "elo": elo,
+            "llr": self.llr,
+            "bounds": list(self.sprt.bounds) if self.sprt is not None else None,
+            "decision": self.decision,
+            "line": self.status_line(),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the figures."""
+        data: dict[str, Any] = {
+            "engine1": self.engine1,
+            "engine2": self.engine2,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "pentanomial": list(self.pentanomial),
+            "terminations": dict(self.terminations),
+        }
+        if self.games:
+            for label, est in (("elo", self.elo), ("nelo", self.nelo)):
+                data[label] = {"elo": est.elo, "lower": est.lower, "upper": est.upper}
+            data["los"] = self.los
+        if self.sprt is not None:
+            data["sprt"] = dataclasses.asdict(self.sprt) | {"llr": self.llr, "decision": self.decision}
+        return data
+
+
+def summarize(
+    name1: str,
+    name2: str,
+    records: Sequence[GameRecord],
+    sprt: stats.SPRT | None = None,
+    out: str | None = None,
+) -> MatchResult:
+    """Counts *records* from *name1*'s side; pairs are matched by their ``pair`` index. Games without a
+    result (``*``) are not counted.
+
+    :raises: :exc:`ValueError` for a record that *name1* did not play, :exc:`TypeError` for an argument
+        of the wrong type.
+    """
+    str_arg(name1, "name1")
+    str_arg(name2, "name2")
+    records = items_arg(records, "records", GameRecord)
+    _check_sprt(sprt)
+    opt_str_arg(out, "out")
+    wins = draws = losses = 0
+    pairs: dict[int, list[float]] = {}
+    for record in records:
+        if record.result == "*":
+            continue
+        points = record.score_for(name1)
+        wins += points == 1.0
+        draws += points == 0.5
+        losses += points == 0.0
+        pairs.setdefault(record.pair, []).append(points)
+    penta = stats.pentanomial(sum(p) for p in pairs.values() if len(p) == 2)
+    llr = decision = None
+    if sprt is not None:
+        results: Sequence[int] = penta if sum(penta) else (losses, draws, wins)
+        llr = sprt.llr(results)
+        decision = sprt.status(results)
+    ends = tuple(Counter(r.termination for r in records).most_common())
+    return MatchResult(name1, name2, wins, draws, losses, penta, llr, sprt, decision, ends, out)
+
+
+def _check_sprt(sprt: object) -> None:
+    if sprt is not None and not isinstance(sprt, stats.SPRT):
+        raise TypeError(f"sprt must be a stats.SPRT or None, got {type(sprt).__name__} {shown(sprt)}")
+
+
+def _unique_names(engine1: EngineConfig, engine2: EngineConfig) -> tuple[EngineConfig, EngineConfig]:
+    if engine1.name != engine2.name:
+        return engine1, engine2
+    return (
+        dataclasses.replace(engine1, name=f"{engine1.name}-1"),
+        dataclasses.replace(engine2, name=f"{engine2.name}-2"),
+    )
+
+
+def run_match(
+    engine1: EngineConfig,
+    engine2: EngineConfig,
+    *,
+    rounds: int,
+    openings: Sequence[Opening] = (),
+    order: str = "sequential",
+    seed: int = 0,
+    start: int = 1,
+    concurrency: int | None = None,
+    adjudication: Adjudication = NO_ADJUDICATION,
+    sprt: stats.SPRT | None = None,
+    out: str | Path | None = None,
+    hang_timeout: float = DEFAULT_HANG_TIMEOUT,
+    quiet: bool = True,
+    backend: str = "local",
+) -> MatchResult:
+    """Plays *rounds* game pairs between two engines and returns the score from *engine1*'s side.
+
+    With *sprt* the match stops as soon as the LLR (over complete pairs) crosses a bound. With *out*
+    every game is saved as it finishes (``games.jsonl``, ``games.pgn``) and a later call with the same
+    folder and settings resumes: games already played are not played again. A live line is shown on a
+    terminal unless *quiet*. *concurrency* games are played at once (default 1); with
+    ``backend="ray"`` the pairs are tasks on a Ray cluster, *concurrency* pairs at once (default: the
+    cluster's CPUs), with the same files, statistics and SPRT stop (see
+    :func:`camelpy.arena.runner.run_schedule`).
+
+    :raises: :exc:`ValueError` for bad settings (*rounds* outside 1..:data:`MAX_PAIRS`, a *concurrency*
+        below 1, a *hang_timeout* not above 0, …), an engine that cannot start, or an *out* folder that
+        holds a run with other settings; :exc:`TypeError` for an argument of the wrong type. The
+        settings are checked before any engine starts.
+    """
+    for label, engine in (("engine1", engine1), ("engine2", engine2)):
+        if not isinstance(engine, EngineConfig):
+            raise TypeError(f"{label} must be an EngineConfig, got {type(engine).__name__} {shown(engine)}")
+    int_arg(rounds, "rounds", 1, MAX_PAIRS)
+    if concurrency is not None:
+        int_arg(concurrency, "concurrency", 1)
+    cluster.check_backend(backend)
+    if not isinstance(adjudication, Adjudication):
+        raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
+    _check_sprt(sprt)
+    if out is not None:
+        path_arg(out, "out")
+    real_arg(hang_timeout, "hang_timeout", above=0)
+    engine1, engine2 = _unique_names(engine1, engine2)
+    chosen = choose(openings, rounds, order=order, seed=seed, start=start)
+    specs = []
+    for pair, opening in enumerate(chosen):
+        specs.append(GameSpec(pair, 0, 0, 1, opening))
+        specs.append(GameSpec(pair, 1, 1, 0, opening))
+    records: list[GameRecord] = []
+    log: GameLog | None = None
+    events: EventLog | None = None
+    if out is not None:
+        settings = {
+            "engines": [engine1.to_json(), engine2.to_json()],
+            "openings": book_digest(openings),
+            "order": [order, seed, start],
+            "adjudication": dataclasses.asdict(adjudication),
+            "sprt": dataclasses.asdict(sprt) if sprt else None,
+        }
+        log = GameLog(out, settings, f"{engine1.name} vs {engine2.name}")
+        records = log.open()
+        events = EventLog(out)
+    done = {(r.pair, r.game) for r in records}
+    result = summarize(engine1.name, engine2.name, records, sprt, str(out) if out else None)
+    todo = [] if result.decision else [s for s in specs if s.key not in done]
+    progress = Progress(len(specs), len(records), quiet=quiet)
+    if events is not None:
+        events.emit(
+            "run",
+            kind="match",
+            event=f"{engine1.name} vs {engine2.name}",
+            engines=[engine1.name, engine2.name],
+            games=len(specs),
+            sprt=dataclasses.asdict(sprt) if sprt else None,
+            version=EVENTS_VERSION,
+        )
+        events.write("status", result.status_event())
+
+    def on_game(record: GameRecord) -> bool:
+        nonlocal result
+        records.append(record)
+        if log is not None:
+            log.append(record)
+        result = summarize(engine1.name, engine2.name, records, sprt, result.out)
+        if events is not None:
+            events.write("status", result.status_event())
+        progress.update(len(records), result.status_line())
+        return result.decision is not None
+
+    ended = "interrupted"
+    try:
+        run_schedule(
+            [engine1, engine2],
+            todo,
+            on_game,
+            concurrency=concurrency,
+            adjudication=adjudication,
+            hang_timeout=hang_timeout,
+            backend=backend,
+            observer=events.write if events is not None else None,
+        )
+        ended = "stopped" if result.decision else "finished"
+    finally:
+        progress.close()
+        if events is not None:
+            events.emit("end", reason=ended)
+        if log is not None:
+            (log.dir / "summary.txt").write_text(result.summary() + "\n", encoding="utf-8")
+            (log.dir / "summary.json").write_text(
+                json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8"
+            )
+    return result
+
+
+def _keyvalues(words: Sequence[str] | None, allowed: dict[str, type], what: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for word in items_arg(words, what, str) if words is not None else ():
+        key, sep, text = word.partition("=")
+        if not sep or key not in allowed:
+            expected = ", ".join(k + "=" for k in allowed)
+            raise ValueError(f"bad {what} setting {quote(word)}: expected {expected}")
+        kind = allowed[key]
+        try:
+            values[key] = text.lower() in ("1", "true", "yes", "on") if kind is bool else kind(text)
+        except ValueError:
+            raise ValueError(f"bad {what} setting {quote(word)}: not a {kind.__name__}") from None
+    return values
+
+
+def adjudication_from_args(
+    draw: Sequence[str] | None, resign: Sequence[str] | None, maxmoves: int | None
+) -> Adjudication:
+    """An :class:`Adjudication` from fastchess-style ``movenumber= movecount= score=`` words.
+
+    :raises: :exc:`ValueError` quoting a bad word or naming a value out of range, :exc:`TypeError` for
+        *draw* or *resign* not a list of strings (or ``None``), or a *maxmoves* not an integer.
+    """
+    d = _keyvalues(draw, {"movenumber": int, "movecount": int, "score": int}, "draw")
+    r = _keyvalues(resign, {"movecount": int, "score": int, "twosided": bool}, "resign")
+    kwargs: dict[str, Any] = {"maxmoves": maxmoves}
+    if draw is not None:
+        kwargs["draw_movenumber"] = d.get("movenumber", 40)
+        kwargs.update({f"draw_{k}": v for k, v in d.items() if k != "movenumber"})
+    if resign is not None:
+        kwargs["resign_movecount"] = r.get("movecount", 3)
+        kwargs.update({f"resign_{k}": v for k, v in r.items() if k != "movecount"})
+    return Adjudication(**kwargs)
+
+
+def add_common_arguments(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``match`` and ``tournament`` command lines."""
+    p.add_argument("--concurrency", type=int, default=None, help="games at once (default 1)")
+    p.add_argument("--out", help="folder for games.jsonl, games.pgn and the summary; rerun to resume")
+    p.add_argument("--quiet", action="store_true", help="no live progress line")
+    cluster.add_ray_argument(p, "play the game pairs")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``camelpy match`` options."""
+    p.add_argument(
+        "--engine",
+        nargs="+",
+        action="append",
+        required=True,
+        metavar="WORD",
+        help="engine: a command (quoted), then name= tc=40/60+0.6 st= nodes= depth= timemargin=ms "
+        "option.Name=Value",
+    )
+    p.add_argument("--each", nargs="+", default=[], metavar="WORD", help="settings applied to both engines")
+    p.add_argument("--openings", help="EPD or PGN book (default: the start position)")
+    p.add_argument("--format", choices=["epd", "pgn"], help="book format (default: from the file name)")
+    p.add_argument("--order", choices=["sequential", "random"], default="sequential")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random opening order")
+    p.add_argument("--start", type=int, default=1, help="first opening (1-based)")
+    p.add_argument("--plies", type=int, help="cut PGN openings after this many plies")
+    p.add_argument("--rounds", type=int, default=1, help="game pairs to play (at most, with --sprt)")
+    p.add_argument(
+        "--sprt", nargs="+", metavar="K=V", help="elo0= elo1= alpha= beta= model=normalized|logistic"
+    )
+    p.add_argument(
+        "--draw", nargs="*", metavar="K=V", help="draw adjudication: movenumber= movecount= score="
+    )
+    p.add_argument(
+        "--resign", nargs="*", metavar="K=V", help="resign adjudication: movecount= score= twosided="
+    )
+    p.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
+    p.add_argument(
+        "--game",
+        choices=["chess", "leiserchess"],
+        default="chess",
+        help="leiserchess: engines speaking the course's protocol, refereed as `camelpy leiserchess match`",
+    )
+    p.add_argument("--rules", type=int, choices=[2016, 2018], help="Leiserchess: the rule set (default 2016)")
+    p.add_argument("--random-plies", type=int, help="Leiserchess: random plies opening each pair (default 2)")
+    p.add_argument("--max-plies", type=int, help="Leiserchess: a draw after this many plies (default 400)")
+    p.add_argument(
+        "--hang-timeout",
+        type=float,
+        default=DEFAULT_HANG_TIMEOUT,
+        help="seconds before a silent engine loses",
+    )
+    add_common_arguments(p)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Runs ``camelpy match`` from parsed arguments; prints the summary."""
+    if len(args.engine) != 2:
+        raise ValueError(f"a match needs exactly two --engine options, got {len(args.engine)}")
+    engine1, engine2 = (parse_engine(words, args.each) for words in args.engine)
+    if args.game == "leiserchess":
+        return _leiserchess(args, engine1, engine2)
+    leiserchess_only = [f for f in ("rules", "random_plies", "max_plies") if getattr(args, f) is not None]
+    if leiserchess_only:
+        flag = "--" + leiserchess_only[0].replace("_", "-")
+        raise ValueError(f"{flag} is for Leiserchess matches (--game leiserchess)")
+    book = load_openings(args.openings, fmt=args.format, plies=args.plies) if args.openings else []
+    sprt = _sprt(args.sprt)
+    result = run_match(
+        engine1,
+        engine2,
+        rounds=args.rounds,
+        openings=book,
+        order=args.order,
+        seed=args.seed,
+        start=args.start,
+        concurrency=args.concurrency,
+        adjudication=adjudication_from_args(args.draw, args.resign, args.maxmoves),
+        sprt=sprt,
+        out=args.out,
+        hang_timeout=args.hang_timeout,
+        quiet=args.quiet,
+        backend=cluster.ray_backend(args.ray, "camelpy match --ray"),
+    )
+    print(result.summary())
+    return 0
+
+
+def _sprt(words: Sequence[str] | None) -> stats.SPRT | None:
+    if not words:
+        return None
+    kw = _keyvalues(
+        words, {"elo0": float, "elo1": float, "alpha": float, "beta": float, "model": str}, "sprt"
+    )
+    return stats.SPRT(**kw)
+
+
+def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:
+    """``camelpy match --game leiserchess``: :func:`camelpy.arena.leiserchess.run_match` with
+    this command's options; the chess-only ones are refused."""
+    chess_only = [
+        flag
+        for flag, given in (
+            ("--openings", args.openings is not None),
+            ("--format", args.format is not None),
+            ("--order", args.order != "sequential"),
+            ("--start", args.start != 1),
+            ("--plies", args.plies is not None),
+            ("--draw", args.draw is not None),
+            ("--resign", args.resign is not None),
+            ("--maxmoves", args.maxmoves is not None),
+        )
+        if given
+    ]
+    if args.ray is not None:
+        raise ValueError("--ray plays chess matches; a Leiserchess match runs on this machine")
+    if chess_only:
+        raise ValueError(
+            f"{chess_only[0]} is for chess: a Leiserchess match opens with --random-plies random moves"
+            " and ends by the rules or --max-plies"
+        )
+    if args.out is None:
+        raise ValueError("a Leiserchess match needs --out (its games and summary are saved there)")
+    engine1, engine2 = _unique_names(engine1, engine2)
+    summary = leiserchess.run_match(
+        (engine1, engine2),
+        pairs=int_arg(args.rounds, "--rounds", 1, MAX_PAIRS),
+        out=args.out,
+        rules=2016 if args.rules is None else args.rules,
+        random_plies=int_arg(
+            leiserchess.DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies,
+            "--random-plies",
+            0,
+            leiserchess.MAX_RANDOM_PLIES,
+        ),
+        seed=int_arg(args.seed, "--seed", 0, 2**63),
+        max_plies=int_arg(
+            DEFAULT_MAX_PLIES if args.max_plies is None else args.max_plies,
+            "--max-plies",
+            2,
+        ),
+        concurrency=int_arg(args.concurrency or 1, "--concurrency", 1, 256),
+        sprt=_sprt(args.sprt),
+        report=(lambda line: None) if args.quiet else print,
+    )
+    print(leiserchess.summary_text(summary))
+    return 0
