@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-from camelpy.tools.engines import parse_engine
-from camelpy.tools.match import run_match
-from camelpy.tools.openings import load_openings
+from camelpy.arena.engines import parse_engine
+from camelpy.arena.match import run_match
+from camelpy.arena.openings import load_openings
 
 BALANCED_EPD = Path(__file__).resolve().parent.parent / "tests" / "data" / "balanced.epd"
 CAMELPY = f"{shlex.quote(sys.executable)} -m camelpy"

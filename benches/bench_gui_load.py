@@ -6,7 +6,7 @@ does (``--no-browser --port 0 --watch-root TMP``) and talks to it over WebSocket
 
 - N pages (default 24), each a session of its own, watch a run folder that a writer fills with a game's
   moves (20 a second);
-- M sessions (default :data:`~camelpy.gui.server.MAX_SEARCHES` + 2) each start an analysis: the first
+- M sessions (default :data:`~camelpy.gui.session.MAX_SEARCHES` + 2) each start an analysis: the first
   ``MAX_SEARCHES`` run, each one beyond gets an ``error``;
 - one more page measures the server's answer time, K times (default 50): an op (``goto``) sent, its
   ``line`` back, while the searches and the feed run;
@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import chess
-from camelpy.gui.server import MAX_SEARCHES, MAX_SESSIONS, MAX_SOCKETS, MAX_SOCKETS_PER_SESSION
-from camelpy.tools.events import EventLog
+from camelpy.arena.events import EventLog
+from camelpy.gui.session import MAX_SEARCHES, MAX_SESSIONS
+from camelpy.gui.transport import MAX_SOCKETS, MAX_SOCKETS_PER_SESSION
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 

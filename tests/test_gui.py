@@ -4,27 +4,30 @@ the server's HTTP routes and WebSocket protocol through Starlette's test client 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import chess
 import pytest
+from camelpy.arena.engines import parse_engine
+from camelpy.arena.events import EventLog
+from camelpy.arena.match import run_match
+from camelpy.arena.openings import Opening
+from camelpy.arena.referee import GameRecord
+from camelpy.arena.tournament import parse_config, run_tournament
 from camelpy.errors import IllegalMoveError, InvalidFenError
 from camelpy.gui.lines import Line, load_text
 from camelpy.gui.play import Clock, Game, GameSettings, Strength
-from camelpy.gui.server import MAX_SESSIONS, Access, create_app
+from camelpy.gui.server import Access, create_app
+from camelpy.gui.session import MAX_SESSIONS
 from camelpy.gui.watch import MatchWatch, replay
-from camelpy.tools.engines import parse_engine
-from camelpy.tools.events import EventLog
-from camelpy.tools.match import run_match
-from camelpy.tools.openings import Opening
-from camelpy.tools.referee import GameRecord
-from camelpy.tools.tournament import parse_config, run_tournament
 from starlette.testclient import TestClient
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
@@ -166,13 +169,18 @@ def test_line_refuses_bad_moves_and_plies() -> None:
 # ---- the match watch ------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def played_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real two-game match (camelpy against itself at 300 nodes a move) with its files."""
+def play_a_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real two-game match (camelpy against itself at 300 nodes a move): its folder, with its files."""
     out = tmp_path_factory.mktemp("match")
     engine = parse_engine(["camelpy", "nodes=300"])
     run_match(engine, engine, rounds=1, out=out, concurrency=2)
     return out
+
+
+@pytest.fixture(scope="module")
+def played_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real two-game match's folder (:func:`play_a_match`)."""
+    return play_a_match(tmp_path_factory)
 
 
 def test_match_publishes_its_events(played_match: Path) -> None:
@@ -526,6 +534,23 @@ def test_minichess_over_the_socket(client: TestClient) -> None:
 
 
 # ---- the command ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def running_gui(*args: str) -> Iterator[str]:
+    """``camelpy gui --no-browser --port 0 ARGS`` running (stopped after): the line it prints first."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        yield process.stdout.readline()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def _gui(*args: str, hide: str = "") -> subprocess.CompletedProcess[str]:

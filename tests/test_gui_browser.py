@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from camelpy.tools.events import EventLog
+from camelpy.arena.events import EventLog
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
@@ -27,6 +27,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.conftest import REPO_ROOT
+from tests.test_gui import running_gui
 
 SCREENSHOTS = Path(os.environ.get("CAMELPY_SCREENSHOTS", REPO_ROOT / "artifacts" / "screenshots"))
 WAIT_S = 60.0
@@ -45,20 +46,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(runs: Path) -> Iterator[str]:
     """``camelpy gui --no-browser --port 0 --watch-root RUNS``: its address with its token
     (``http://127.0.0.1:PORT/?token=…``), from the line it prints."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0", "--watch-root", str(runs)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+    with running_gui("--watch-root", str(runs)) as line:
         assert line.startswith("camelpy gui on http://127.0.0.1:") and "/?token=" in line, line
         yield line.split()[3]
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def _find(name: str, fallbacks: tuple[str, ...]) -> str:

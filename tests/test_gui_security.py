@@ -15,8 +15,6 @@ import http.client
 import json
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,16 +23,17 @@ from typing import Any
 
 import chess
 import pytest
-from camelpy.gui import server as gui_server
+from camelpy.arena.events import EventLog
+from camelpy.gui import session as gui_session
+from camelpy.gui import transport as gui_transport
 from camelpy.gui.lines import MAX_PLIES, MAX_TEXT
 from camelpy.gui.server import Access, create_app, make_server
 from camelpy.gui.watch import MAX_LINE, MatchWatch, replay
-from camelpy.tools.engines import parse_engine
-from camelpy.tools.events import EventLog
-from camelpy.tools.match import run_match
 from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
+
+from tests.test_gui import _gui, play_a_match, running_gui
 
 TOKEN = "the-token"
 """The test servers' token (a real run makes a random one)."""
@@ -169,17 +168,7 @@ def test_allow_origin_widens_origin_and_host(runs: Path) -> None:
 
 
 def test_the_command_prints_a_tokened_address_and_checks_its_flags(tmp_path: Path) -> None:
-    from tests.test_gui import _gui
-
-    process = subprocess.Popen(
-        [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+    with running_gui() as line:
         found = re.fullmatch(
             r"camelpy gui on http://(127\.0\.0\.1:\d+)/\?token=([\w-]{40,}) \(Ctrl-C stops it\)\n", line
         )
@@ -189,9 +178,6 @@ def test_the_command_prints_a_tokened_address_and_checks_its_flags(tmp_path: Pat
         assert refused_status(where, token="") == 403
         with open_socket(where, token=token) as ws:
             until(ws, "hello")
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
     no_root = _gui("--no-browser", "--port", "0", "--watch-root", str(tmp_path / "nope"))
     assert no_root.returncode == 2 and "error: no folder" in no_root.stderr
     bad_origin = _gui("--no-browser", "--port", "0", "--allow-origin", "ftp://x")
@@ -241,8 +227,8 @@ def test_no_folder_is_watched_unless_named() -> None:
 
 
 def test_sockets_beyond_the_caps_are_refused(monkeypatch: pytest.MonkeyPatch, runs: Path) -> None:
-    monkeypatch.setattr(gui_server, "MAX_SOCKETS", 3)
-    monkeypatch.setattr(gui_server, "MAX_SOCKETS_PER_SESSION", 2)
+    monkeypatch.setattr(gui_transport, "MAX_SOCKETS", 3)
+    monkeypatch.setattr(gui_transport, "MAX_SOCKETS_PER_SESSION", 2)
     with live(create_app(access=Access.make(token=TOKEN))) as where, contextlib.ExitStack() as stack:
         one = [stack.enter_context(open_socket(where, "a")) for _ in range(2)]
         for ws in one:
@@ -264,7 +250,7 @@ def test_sockets_beyond_the_caps_are_refused(monkeypatch: pytest.MonkeyPatch, ru
 
 
 def test_sessions_beyond_the_cap_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gui_server, "MAX_SESSIONS", 2)
+    monkeypatch.setattr(gui_session, "MAX_SESSIONS", 2)
     app = create_app(access=Access.make(token=TOKEN))
     with live(app) as where, contextlib.ExitStack() as stack:
         pages = [stack.enter_context(open_socket(where, name)) for name in ("a", "b")]
@@ -281,7 +267,7 @@ def test_sessions_beyond_the_cap_are_refused(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_searches_beyond_the_cap_get_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gui_server, "MAX_SEARCHES", 2)
+    monkeypatch.setattr(gui_session, "MAX_SEARCHES", 2)
     app = create_app(access=Access.make(token=TOKEN))
     with live(app) as where, contextlib.ExitStack() as stack:
         pages = [stack.enter_context(open_socket(where, f"p{i}")) for i in range(3)]
@@ -309,7 +295,7 @@ def test_searches_beyond_the_cap_get_an_error(monkeypatch: pytest.MonkeyPatch) -
 
 def test_a_game_search_stops_when_no_page_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game at an hour a move kept its search (a core) running after its tab closed."""
-    monkeypatch.setattr(gui_server, "ORPHAN_SEARCH_S", 0.5)
+    monkeypatch.setattr(gui_session, "ORPHAN_SEARCH_S", 0.5)
     app = create_app(access=Access.make(token=TOKEN))
     hub = app.state.hub
     hour = {"kind": "ms", "value": 3_600_000}
@@ -422,11 +408,8 @@ def test_bad_event_lines_are_skipped_and_the_feed_goes_on(tmp_path: Path) -> Non
 
 @pytest.fixture(scope="module")
 def match_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real two-game match's folder (camelpy against itself at 300 nodes a move)."""
-    out = tmp_path_factory.mktemp("match")
-    engine = parse_engine(["camelpy", "nodes=300"])
-    run_match(engine, engine, rounds=1, out=out, concurrency=2)
-    return out
+    """A real two-game match's folder (:func:`tests.test_gui.play_a_match`)."""
+    return play_a_match(tmp_path_factory)
 
 
 def test_bad_game_lines_are_skipped_and_replays_work(match_folder: Path, tmp_path: Path) -> None:

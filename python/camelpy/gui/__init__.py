@@ -10,9 +10,16 @@ output over one WebSocket per tab.
 - :mod:`camelpy.gui.lines`: the analysis board's line (a FEN or PGN loaded, moves played on it);
 - :mod:`camelpy.gui.boards`: boards and scores as the page shows them;
 - :mod:`camelpy.gui.watch`: a running match's or tournament's ``events.jsonl``, followed as it grows;
-- :mod:`camelpy.gui.server`: the application, its WebSocket protocol and the ``camelpy gui`` command.
+- :mod:`camelpy.gui.messages`: the WebSocket protocol, one definition per message kind each way;
+- :mod:`camelpy.gui.session`: a tab's session (its game, analysis board and watched folder) and the
+  handling of each op;
+- :mod:`camelpy.gui.transport`: the application, its HTTP routes and each page's WebSocket (the access
+  checks, the caps, the framing);
+- :mod:`camelpy.gui.server`: the ``camelpy gui`` command, which wires them together.
 
-The first three need only python-chess and camelpy; the server imports Starlette and uvicorn.
+The games (chess, MiniChess) are behind one interface, :class:`camelpy.gui.variants.Variant`: its
+rules, its engine, its clock rules and its reports; no other module names a game. Only the transport
+imports Starlette and uvicorn, when the server starts.
 
 >>> from camelpy.gui.play import Game, GameSettings
 >>> game = Game(GameSettings(human="both"))

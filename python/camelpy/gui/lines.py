@@ -22,8 +22,7 @@ import chess.pgn
 
 from camelpy._args import int_arg, items_arg, shown, str_arg
 from camelpy._quote import quote
-from camelpy.gui.variants import CHESS, VARIANTS, Variant
-from camelpy.types import board_root
+from camelpy.gui.variants import VARIANTS, Variant
 
 __all__ = ["MAX_PLIES", "MAX_TEXT", "Line", "load_text"]
 
@@ -76,11 +75,7 @@ class Line:
         """The board after *ply* moves (default: :attr:`ply`), with the moves on its stack: a
         ``chess.Board`` or a :class:`camelpy.minichess.Board`."""
         rules = self.rules
-        if rules is CHESS:
-            board = board_root(self.fen, self.chess960).board()
-            board.chess960 = self.chess960
-        else:
-            board = rules.new_board(self.fen)
+        board = rules.line_board(self.fen, self.chess960)
         for uci in self.moves[: self.ply if ply is None else ply]:
             board.push(rules.parse(board, uci))
         return board
@@ -167,7 +162,8 @@ def load_text(text: str, *, chess960: bool = False, variant: str = "chess") -> L
     stripped = text.strip()
     if not stripped:
         raise ValueError("paste a FEN or a PGN: the text is empty")
-    if variant != "chess":
+    rules = VARIANTS.get(variant)
+    if rules is None or not rules.reads_pgn:  # its one-line form (an unknown game is refused by Line)
         return Line(stripped, variant=variant)
     if "/" in stripped.split()[0] and not stripped.startswith("["):
         return Line(stripped, chess960)

@@ -2,7 +2,11 @@
 included) and MiniChess (6 rows × 5 columns, :class:`camelpy.minichess.Board`). A :class:`Variant`
 turns a board and its moves into what the page shows: square names (files ``a…``, ranks from White's
 side, so MiniChess's row 5 is rank 1), moves as from-square and to-square (``b1c3``), SAN, the board
-view, the end of the game and the record of the game.
+view, the end of the game and the record of the game. It also carries the game's engine: how one is
+made, how it plays a move under the game's clock rules (:meth:`Variant.play`), how it analyses
+(:meth:`Variant.analyse`), its reports as the page shows them (:meth:`Variant.info_view`) and its
+evaluation's terms (:meth:`Variant.trace`). The server names no game: this module is the one place
+that does.
 
 >>> from camelpy import minichess
 >>> board = MINICHESS.new_board(None)
@@ -11,22 +15,38 @@ view, the end of the game and the record of the game.
 (Move(5, 1, 3, 2), 'Nc3')
 >>> sorted(MINICHESS.view(board)["legal"])[:3]
 ['a2', 'b1', 'b2']
+>>> MINICHESS.about()["multipv"], MINICHESS.about()["chess960"], type(MINICHESS.engine(1)).__name__
+(1, False, 'Searcher')
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import threading
+from typing import Any, Callable, cast
 
 import chess
+import chess.engine
 import chess.pgn
 
+import camelpy
 from camelpy import minichess
 from camelpy._quote import quote
 from camelpy.errors import IllegalMoveError, InvalidMoveError
-from camelpy.gui.boards import board_view, parse_move
+from camelpy.gui.boards import board_view, parse_move, score_view
+from camelpy.gui.messages import InfoView, ScoreView, VariantAbout
 from camelpy.types import board_root
 
-__all__ = ["CHESS", "MINICHESS", "VARIANTS", "Variant"]
+__all__ = ["CHESS", "MINICHESS", "VARIANTS", "Halted", "Played", "Report", "Variant"]
+
+MATE_CP = 100_000
+"""The engine's score for a won (lost) game, in centipawns, for draw offers."""
+
+MINI_INC_SHARE = 0.8
+"""The share of the increment MiniChess's engine spends on top of its even share of the clock."""
+
+MINI_MAX_SHARE = 0.5
+"""The most of its clock MiniChess's engine spends on one move."""
 
 _FILES = "abcdefgh"
 
@@ -37,8 +57,26 @@ _MINI_TERMINATIONS = {
 }
 
 
+Report = Callable[[InfoView], None]
+"""Where a search's reports go, as the page shows them (called from the search's thread)."""
+
+
+class Halted(Exception):
+    """Raised in a search's report to stop a search whose engine has no ``stop`` (MiniChess's)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Played:
+    """The engine's move in a game: from-square and to-square, the PGN comment, its score (centipawns
+    from its side, :data:`MATE_CP` for a mate)."""
+
+    uci: str
+    comment: str | None
+    cp: int | None
+
+
 class Variant:
-    """One game's rules as the GUI needs them."""
+    """One game's rules and engine as the GUI needs them."""
 
     name = ""
     """``chess`` or ``minichess``."""
@@ -48,6 +86,16 @@ class Variant:
     """Columns."""
     ranks = 8
     """Rows."""
+    max_multipv = 1
+    """The most analysis lines its search gives at once."""
+    chess960 = False
+    """Whether a game may start from a Chess960 position."""
+    fen_hint = "FEN"
+    """What a position's text looks like, for the page's boxes."""
+    reads_pgn = False
+    """Whether a pasted text may be a PGN (else it is the game's one-line position)."""
+    engine_type: type[Any] = object
+    """The game's engine (:meth:`engine` makes one)."""
 
     def new_board(self, fen: str | None, chess960_pos: int | None = None) -> Any:
         """The start position: *fen* or the standard one (chess: or Chess960 start *chess960_pos*).
@@ -87,12 +135,64 @@ class Variant:
         """The game as PGN, *comments* after the moves."""
         raise NotImplementedError
 
+    def line_board(self, fen: str, chess960: bool) -> Any:
+        """The analysis board's start: *fen*, taken as it is (chess: Chess960 castling when *chess960*)."""
+        return self.new_board(fen)
+
+    def about(self) -> VariantAbout:
+        """What the page needs to offer the game (the ``hello`` message's ``variants``)."""
+        return {
+            "title": self.title,
+            "multipv": self.max_multipv,
+            "chess960": self.chess960,
+            "fen_hint": self.fen_hint,
+        }
+
+    def engine(self, hash_mb: int) -> Any:
+        """A new engine for the game's moves and analyses, with *hash_mb* of hash table. Forget what it
+        learnt with its ``new_game`` (or ``clear``); stop it with its ``stop`` if it has one, else with
+        :exc:`Halted` raised in its reports."""
+        return self.engine_type(hash_mb=hash_mb)
+
+    def play(
+        self,
+        engine: Any,
+        board: Any,
+        limit: chess.engine.Limit,
+        report: Report,
+        cancel: threading.Event,
+    ) -> Played | None:
+        """The engine's move on *board* (a copy of its own) within *limit*, clocks included: the game's
+        clock rules say what share of its time it spends. Its reports go to *report*; it stops early
+        once *cancel* is set. ``None`` when it found no move. Runs in the search's thread."""
+        raise NotImplementedError
+
+    def analyse(self, engine: Any, board: Any, multipv: int, report: Report, cancel: threading.Event) -> None:
+        """Analyses *board* until stopped (or *cancel* is set), *multipv* lines at most (:attr:`max_multipv`),
+        each report to *report*. Runs in the search's thread."""
+        raise NotImplementedError
+
+    def info_view(self, board: Any, info: Any) -> InfoView | None:
+        """One of the engine's reports on *board* as the page shows it (``None`` for one without a
+        line): scores from White's side, the PV in UCI and SAN."""
+        raise NotImplementedError
+
+    def tracer(self) -> Any:
+        """What :meth:`trace` needs, made once per server (chess: an engine that never searches)."""
+        return None
+
+    def trace(self, board: Any, tracer: Any) -> str:
+        """The evaluation's terms on *board* as a table of text, with *tracer* from :meth:`tracer`."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         return self.name.upper()
 
 
 class _Chess(Variant):
     name, title, files, ranks = "chess", "Standard", 8, 8
+    max_multipv, chess960, reads_pgn = camelpy.MAX_MULTIPV, True, True
+    engine_type = camelpy.Engine
 
     def new_board(self, fen: str | None, chess960_pos: int | None = None) -> chess.Board:
         if chess960_pos is not None:
@@ -140,9 +240,79 @@ class _Chess(Variant):
                 node.comment = comment
         return str(game)
 
+    def line_board(self, fen: str, chess960: bool) -> chess.Board:
+        board = board_root(fen, chess960).board()
+        board.chess960 = chess960
+        return board
+
+    def play(
+        self,
+        engine: camelpy.Engine,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        report: Report,
+        cancel: threading.Event,
+    ) -> Played | None:
+        # The engine keeps its own clock rules (camelpy.timeman): it gets the clocks as they are.
+        result = engine.play(board, limit, info=lambda info: self._report(board, info, report))
+        if result.move is None:
+            return None
+        score = result.info.get("score")
+        if score is None:
+            return Played(result.move.uci(), None, None)
+        comment = f"{score_view(score)['text']}/{result.info.get('depth', 0)}"
+        return Played(result.move.uci(), comment, score.relative.score(mate_score=MATE_CP))
+
+    def analyse(
+        self,
+        engine: camelpy.Engine,
+        board: chess.Board,
+        multipv: int,
+        report: Report,
+        cancel: threading.Event,
+    ) -> None:
+        multipv = min(multipv, board.legal_moves.count())
+        engine.search(board, multipv=multipv, info=lambda info: self._report(board, info, report))
+
+    def _report(self, board: chess.Board, info: chess.engine.InfoDict, report: Report) -> None:
+        view = self.info_view(board, info)
+        if view is not None:
+            report(view)
+
+    def info_view(self, board: chess.Board, info: chess.engine.InfoDict) -> InfoView | None:
+        pv = info.get("pv")
+        score = info.get("score")
+        if not pv or score is None:
+            return None
+        sans = []
+        replay_board = board.copy(stack=False)
+        for move in pv:
+            if not replay_board.is_legal(move):
+                break
+            sans.append(replay_board.san(move))
+            replay_board.push(move)
+        return {
+            "multipv": info.get("multipv", 1),
+            "depth": info.get("depth"),
+            "score": cast(ScoreView, score_view(score)),
+            "pv": [m.uci() for m in pv[: len(sans)]],
+            "sans": sans,
+            "nodes": info.get("nodes"),
+            "nps": info.get("nps"),
+            "time": info.get("time"),
+        }
+
+    def tracer(self) -> camelpy.Engine:
+        return camelpy.Engine(hash_mb=1)
+
+    def trace(self, board: chess.Board, tracer: camelpy.Engine) -> str:
+        return tracer.eval_trace(board)
+
 
 class _MiniChess(Variant):
     name, title, files, ranks = "minichess", "MiniChess 6x5", minichess.COLS, minichess.ROWS
+    fen_hint = "kqbnr/ppppp/5/5/PPPPP/RNBQK w 0 (rows from the top, plies played)"
+    engine_type = minichess.Searcher
 
     def new_board(self, fen: str | None, chess960_pos: int | None = None) -> minichess.Board:
         if chess960_pos is not None:
@@ -229,6 +399,111 @@ class _MiniChess(Variant):
         words.append(headers.get("Result", "*"))
         header = "\n".join(f'[{key} "{value}"]' for key, value in tags.items())
         return f"{header}\n\n{' '.join(words)}\n"
+
+    def play(
+        self,
+        engine: minichess.Searcher,
+        board: minichess.Board,
+        limit: chess.engine.Limit,
+        report: Report,
+        cancel: threading.Event,
+    ) -> Played | None:
+        seconds = self.move_seconds(board, limit)
+        result = engine.search(
+            board,
+            depth=limit.depth,
+            nodes=limit.nodes,
+            time=seconds,
+            on_iteration=self._reporter(board, report, cancel),
+        )
+        if result.move is None:
+            return None
+        info = result.info
+        view = self.info_view(board, info)
+        cp: int | None
+        if info.win_in is not None:
+            cp = MATE_CP if info.win_in > 0 else -MATE_CP
+        else:
+            cp = info.score
+        return Played(self.uci(board, result.move), f"{view['score']['text']}/{info.depth}", cp)
+
+    def move_seconds(self, board: minichess.Board, limit: chess.engine.Limit) -> float | None:
+        """MiniChess's clock rule, its time for a move: the limit's, or with a clock an even share of
+        what is left over the moves the game can still last (it ends at ply
+        :data:`camelpy.minichess.MAX_PLIES`), plus most of the increment (:data:`MINI_INC_SHARE`), at
+        most :data:`MINI_MAX_SHARE` of the clock.
+
+        >>> MINICHESS.move_seconds(minichess.Board(), chess.engine.Limit(white_clock=40.0))
+        1.6
+        """
+        if limit.time is not None:
+            return limit.time
+        left = limit.white_clock if board.turn else limit.black_clock
+        if left is None:
+            return None
+        inc = (limit.white_inc if board.turn else limit.black_inc) or 0.0
+        moves_left = max(1, (minichess.MAX_PLIES - board.ply + 1) // 2)
+        return max(0.001, min(left / moves_left + inc * MINI_INC_SHARE, left * MINI_MAX_SHARE))
+
+    def analyse(
+        self,
+        engine: minichess.Searcher,
+        board: minichess.Board,
+        multipv: int,
+        report: Report,
+        cancel: threading.Event,
+    ) -> None:
+        engine.search(board, on_iteration=self._reporter(board, report, cancel))  # one line: no MultiPV
+
+    def _reporter(
+        self, board: minichess.Board, report: Report, cancel: threading.Event
+    ) -> Callable[[minichess.SearchInfo], None]:
+        """The search's ``on_iteration``: each report to *report*, :exc:`Halted` once *cancel* is set."""
+
+        def on_iteration(info: minichess.SearchInfo) -> None:
+            if cancel.is_set():
+                raise Halted
+            report(self.info_view(board, info))
+
+        return on_iteration
+
+    def info_view(self, board: minichess.Board, info: minichess.SearchInfo) -> InfoView:
+        sign = 1 if board.turn else -1
+        score: ScoreView
+        if info.win_in is not None:
+            mate = sign * info.win_in
+            score = {"cp": None, "mate": mate, "text": f"#{mate}"}
+        else:
+            cp = sign * (info.score or 0)
+            score = {"cp": cp, "mate": None, "text": f"{cp / 100:+.2f}"}
+        replay, sans, ucis = board.copy(), [], []
+        for move in info.pv:
+            if not replay.is_legal(move):
+                break
+            sans.append(self.san(replay, move))
+            ucis.append(self.uci(replay, move))
+            replay.push(move)
+        return {
+            "multipv": 1,
+            "depth": info.depth,
+            "score": score,
+            "pv": ucis,
+            "sans": sans,
+            "nodes": info.nodes,
+            "nps": None,
+            "time": info.time,
+        }
+
+    def trace(self, board: minichess.Board, tracer: None) -> str:
+        """MiniChess's evaluation terms as a table: weight × feature (White's count minus Black's)."""
+        evaluation = minichess.evaluate(board)
+        rows = [f"{'term':<14}{'weight':>8}{'feature':>9}{'product':>9}"]
+        for term in evaluation.terms:
+            rows.append(f"{term.name:<14}{term.weight:>8}{term.feature:>9}{term.weight * term.feature:>9}")
+        side = "White" if board.turn else "Black"
+        rows.append(f"evaluation for the side to move ({side}): {evaluation.value}")
+        rows.append("(the count term is scaled by ply / 50; tempo counts for the side to move)")
+        return "\n".join(rows)
 
 
 CHESS: Variant = _Chess()

@@ -31,8 +31,6 @@ function connect() {
   const query = `session=${encodeURIComponent(sessionId)}&token=${encodeURIComponent(token)}`;
   socket = new WebSocket(`${scheme}://${location.host}/ws?${query}`);
   socket.onopen = () => {
-    $("connection").textContent = "connected";
-    $("connection").className = "connection ok";
     for (const text of pending) socket.send(text);
     pending = [];
   };
@@ -59,15 +57,21 @@ function showMessage(text, kind = "error") {
   messageTimer = setTimeout(() => box.classList.add("hidden"), MESSAGE_MS);
 }
 
+// One handler per message kind the server sends (camelpy/gui/messages.py defines each; its test reads
+// the fields each handler takes from `m` here).
 const handlers = {
   hello: (m) => {
     setLevels(m.levels);
+    setVariants(m.variants);
     setWatchable(m.watchable);
+    // Connected once the server has greeted the page: its choices (levels, games) are in the form.
+    $("connection").textContent = "connected";
+    $("connection").className = "connection ok";
   },
   game: (m) => showGame(m.game, m.thinking),
   engine_info: (m) => showEngineInfo(m.info),
   line: (m) => showLine(m.line, m.trace),
-  analysis: (m) => showAnalysis(m),
+  analysis: (m) => showAnalysis(m.running, m.lines),
   watch_snapshot: (m) => showWatch(m.watch),
   watch_events: (m) => {
     m.events.forEach(watchEvent);
@@ -166,12 +170,21 @@ $("ng-strength").addEventListener("change", () => {
   if (kind === "clock") $("ng-clock").checked = true;
 });
 
+// The games as the server offers them (hello's variants: title, analysis lines, Chess960, position text).
+let variants = {};
+const about = (name) => variants[name] || { multipv: 1, chess960: true, fen_hint: "FEN" };
+
+function setVariants(offered) {
+  variants = offered;
+  $("ng-variant").dispatchEvent(new Event("change"));
+}
+
 $("ng-variant").addEventListener("change", () => {
-  const mini = $("ng-variant").value === "minichess";
+  const game = about($("ng-variant").value);
   const chess960 = $("ng-start").querySelector('option[value="960"]');
-  chess960.disabled = mini;
-  if (mini && $("ng-start").value === "960") $("ng-start").value = "standard";
-  $("ng-fen").placeholder = mini ? "kqbnr/ppppp/5/5/PPPPP/RNBQK w 0 (rows from the top, plies played)" : "FEN";
+  chess960.disabled = !game.chess960;
+  if (!game.chess960 && $("ng-start").value === "960") $("ng-start").value = "standard";
+  $("ng-fen").placeholder = game.fen_hint;
   $("ng-start").dispatchEvent(new Event("change"));
 });
 
@@ -299,7 +312,7 @@ function showLine(view, trace) {
   const board = view.board;
   analyseBoard.setSize(view.files, view.ranks);
   $("an-variant").value = view.variant;
-  $("an-multipv").disabled = view.variant === "minichess"; // MiniChess's search gives one line
+  $("an-multipv").disabled = about(view.variant).multipv < 2; // a search that gives one line
   analyseBoard.set({ fen: board.fen, legal: board.legal, lastmove: board.lastmove, check: board.check });
   analyseBoard.setArrows([]);
   const start = fenTurnInfo(view.fen);
@@ -318,12 +331,12 @@ function setEval(score, text) {
   $("eval-text").textContent = score ? score.text : text || "";
 }
 
-function showAnalysis(message) {
-  analysing = message.running;
+function showAnalysis(running, lines) {
+  analysing = running;
   $("an-toggle").textContent = analysing ? "Stop" : "Analyse";
   const box = $("an-lines");
   box.innerHTML = "";
-  for (const info of message.lines) {
+  for (const info of lines) {
     const row = document.createElement("div");
     row.className = "line";
     const score = document.createElement("span");
@@ -344,7 +357,7 @@ function showAnalysis(message) {
     });
     box.appendChild(row);
   }
-  const best = message.lines[0];
+  const best = lines[0];
   if (best) {
     setEval(best.score);
     analyseBoard.setArrows([[best.pv[0].slice(0, 2), best.pv[0].slice(2, 4)]]);
