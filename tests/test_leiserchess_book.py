@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from camelpy.leiserchess import Board
-from camelpy.tools.games.leiserchess_book import HEADER, LeiserBook, build_book
+from camelpy.protocols.leiserchess_book import HEADER, LeiserBook
+from camelpy.tools.games.leiserchess_book import build_book
 
 
 def test_a_book_per_side_holds_that_sides_positions(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from camelpy.arena.minichess import last_complete_line, play_game
 from camelpy.minichess import BLACK, STARTING_STATE, WHITE, Board, Move
-from camelpy.tools.games.minichess import last_complete_line, play_game
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the runner is POSIX code")
 

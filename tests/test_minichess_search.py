@@ -28,7 +28,7 @@ from camelpy.minichess import (
     search,
     selfplay_samples,
 )
-from camelpy.tools.games.minichess import MEMORY, player_ply
+from camelpy.protocols.minichess import MEMORY, player_ply
 
 HANGING_KING = "k4/5/5/5/5/Q3K w 7"
 """White's queen on (5, 0) takes Black's king on (0, 0)."""

@@ -19,10 +19,11 @@ import pytest
 from camelpy import book, minichess, params
 from camelpy._args import read_bytes, read_lines, read_text
 from camelpy.arena import leiserchess as leiserchess_match
+from camelpy.arena import minichess as minichess_arena
 from camelpy.arena import openings, runner, tournament
+from camelpy.protocols import leiserchess_book
+from camelpy.protocols import minichess as minichess_player
 from camelpy.tools.chess import epd, perft, tune
-from camelpy.tools.games import leiserchess_book
-from camelpy.tools.games import minichess as minichess_tools
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 
@@ -70,7 +71,7 @@ def _game_log(path: Path) -> object:
 
 
 def _minichess_match(path: Path) -> object:
-    return minichess_tools.play_match(["a", "b"], 1, out=path.parent, emit=None)
+    return minichess_arena.play_match(["a", "b"], 1, out=path.parent, emit=None)
 
 
 def _tune(path: Path) -> object:
@@ -89,7 +90,7 @@ LOADERS: list[tuple[str, Callable[[Path], object], Any, str | None, str]] = [
     ("read_entries", book.read_entries, book, "MAX_BOOK_BYTES", "x.bin"),
     ("LeiserBook.load", leiserchess_book.LeiserBook.load, leiserchess_book, "MAX_BOOK_BYTES", "x.txt"),
     ("Board.read_state", minichess.Board.read_state, minichess, "MAX_STATE_BYTES", "state"),
-    ("read_weights", minichess_tools.read_weights, minichess_tools, "MAX_WEIGHTS_BYTES", "w.json"),
+    ("read_weights", minichess_player.read_weights, minichess_player, "MAX_WEIGHTS_BYTES", "w.json"),
     ("read_params_file", lambda p: params.read_params_file(str(p)), params, "MAX_PARAMS_BYTES", "w.json"),
     ("read_epd", epd.read_epd, epd, "MAX_EPD_BYTES", "x.epd"),
     ("load_openings", openings.load_openings, openings, "MAX_OPENINGS_BYTES", "x.epd"),
@@ -99,7 +100,7 @@ LOADERS: list[tuple[str, Callable[[Path], object], Any, str | None, str]] = [
     ("GameLog.open", _game_log, runner, "MAX_LOG_BYTES", "games.jsonl"),
     ("leiserchess run_pairs", lambda p: leiserchess_match.run_pairs((), [], out=p.parent, settings={}),
      leiserchess_match, "MAX_LOG_BYTES", "games.jsonl"),
-    ("minichess play_match", _minichess_match, minichess_tools, "MAX_LOG_BYTES", "games.jsonl"),
+    ("minichess play_match", _minichess_match, minichess_arena, "MAX_LOG_BYTES", "games.jsonl"),
 ]  # fmt: skip
 IDS = [name for name, *_ in LOADERS]
 CAPPED = [loader for loader in LOADERS if loader[3] is not None]

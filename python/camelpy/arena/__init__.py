@@ -5,7 +5,8 @@ maximum likelihood (:mod:`~camelpy.arena.tournament`, :mod:`~camelpy.arena.ratin
 (:mod:`~camelpy.arena.referee`: clocks, adjudication, the game record), the runner that plays a schedule
 of games, resumable, on threads or Ray (:mod:`~camelpy.arena.runner`), the opening sets
 (:mod:`~camelpy.arena.openings`), the events stream the GUI watches (:mod:`~camelpy.arena.events`), and
-the small games' referees (:mod:`~camelpy.arena.leiserchess` for Leiserchess-protocol engines).
+the small games' referees (:mod:`~camelpy.arena.leiserchess` for Leiserchess-protocol engines,
+:mod:`~camelpy.arena.minichess`, the course's runner, for MiniChess file-protocol programs).
 
 What belongs here: whatever makes two players meet and records what happened. It imports the game APIs
 (:mod:`camelpy`, :mod:`camelpy.minichess`, :mod:`camelpy.leiserchess`), never a tool
