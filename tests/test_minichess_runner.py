@@ -269,6 +269,43 @@ def test_a_match_alternates_colours_records_and_resumes(tmp_path: Path) -> None:
     assert len((tmp_path / "m" / "games.jsonl").read_text().splitlines()) == 3
 
 
+def test_camelpy_match_plays_minichess_programs(tmp_path: Path) -> None:
+    """``camelpy match --game minichess`` is ``camelpy minichess match``: --rounds pairs, st= seconds a
+    move, the same lines printed and the same games recorded."""
+    players = [f"{RANDOM} --seed 7", f"{RANDOM} --seed 8"]
+    arena = [sys.executable, "-m", "camelpy", "match", "--game", "minichess", "--engine", players[0]]
+    arena += ["--engine", players[1], "--each", "st=20", "--rounds", "1", "--out", str(tmp_path / "a")]
+    runner = [sys.executable, "-m", "camelpy", "minichess", "match", *players, "--games", "2"]
+    runner += ["--time-per-move", "20", "--out", str(tmp_path / "r")]
+    done = [subprocess.run(c, capture_output=True, text=True, timeout=300) for c in (arena, runner)]
+    assert [d.returncode for d in done] == [0, 0], done[0].stderr + done[1].stderr
+    assert done[0].stdout == done[1].stdout and len(done[0].stdout.splitlines()) == 3
+    assert (tmp_path / "a" / "games.jsonl").read_text() == (tmp_path / "r" / "games.jsonl").read_text()
+
+
+TWO = ["--engine", "a", "st=1", "--engine", "b", "st=1"]
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        ([*TWO, "--sprt", "elo0=0", "elo1=5"], "--sprt is not for MiniChess"),
+        ([*TWO, "--rules", "2018"], "--rules is not for MiniChess"),
+        ([*TWO, "--openings", "x.epd"], "--openings is not for MiniChess"),
+        ([*TWO, "--ray"], "--ray plays chess matches; a MiniChess match runs on this machine"),
+        (["--engine", "a", "depth=3", "--engine", "b", "depth=3"], "depth= is not for MiniChess"),
+        (["--engine", "a", "st=1", "--engine", "b", "st=2"], "both programs the same time"),
+    ],
+)
+def test_camelpy_match_refuses_what_minichess_does_not_have(
+    words: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from camelpy.tools import cli
+
+    assert cli.main(["match", "--game", "minichess", *words]) == 2
+    assert message in capsys.readouterr().err
+
+
 # Players that attack the runner through their protocol files (issue 37): nothing there may hang the
 # runner or crash it; each is that player's missing move, said plainly. Run through the command line with
 # a timeout, so that a hang fails the test instead of stopping the suite.

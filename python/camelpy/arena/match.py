@@ -7,6 +7,11 @@ bound. Given an output folder, each game is saved as it finishes (JSON lines and
 same command again resumes an interrupted match; the summary is printed and saved as
 ``summary.txt`` and ``summary.json``.
 
+``--game`` picks the game (:data:`GAMES`): chess between UCI engines, Leiserchess between engines on the
+course's protocol (:mod:`camelpy.arena.leiserchess`, as ``camelpy leiserchess match``), MiniChess between
+the course's file-protocol programs (:mod:`camelpy.arena.minichess`, as ``camelpy minichess match``); an
+option of another game is refused, naming it.
+
 >>> from camelpy.arena.referee import GameRecord
 >>> from camelpy.arena.openings import Opening
 >>> games = [GameRecord("new", "old", Opening(), "1-0", "checkmate", "", pair=0, game=0),
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import shlex
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +35,7 @@ from typing import Any
 from camelpy import cluster
 from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
-from camelpy.arena import leiserchess, stats
+from camelpy.arena import leiserchess, minichess, stats
 from camelpy.arena.engines import EngineConfig, parse_engine
 from camelpy.arena.events import EVENTS_VERSION, EventLog
 from camelpy.arena.leiserchess import DEFAULT_MAX_PLIES
@@ -419,9 +425,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
     p.add_argument(
         "--game",
-        choices=["chess", "leiserchess"],
+        choices=GAMES,
         default="chess",
-        help="leiserchess: engines speaking the course's protocol, refereed as `camelpy leiserchess match`",
+        help="leiserchess: engines speaking the course's protocol, refereed as `camelpy leiserchess match`;"
+        " minichess: the course's file-protocol programs, played by its runner as `camelpy minichess match`",
     )
     p.add_argument("--rules", type=int, choices=[2016, 2018], help="Leiserchess: the rule set (default 2016)")
     p.add_argument("--random-plies", type=int, help="Leiserchess: random plies opening each pair (default 2)")
@@ -440,12 +447,11 @@ def main(args: argparse.Namespace) -> int:
     if len(args.engine) != 2:
         raise ValueError(f"a match needs exactly two --engine options, got {len(args.engine)}")
     engine1, engine2 = (parse_engine(words, args.each) for words in args.engine)
+    _refuse_other_games(args)
     if args.game == "leiserchess":
         return _leiserchess(args, engine1, engine2)
-    leiserchess_only = [f for f in ("rules", "random_plies", "max_plies") if getattr(args, f) is not None]
-    if leiserchess_only:
-        flag = "--" + leiserchess_only[0].replace("_", "-")
-        raise ValueError(f"{flag} is for Leiserchess matches (--game leiserchess)")
+    if args.game == "minichess":
+        return _minichess(args, engine1, engine2)
     book = load_openings(args.openings, fmt=args.format, plies=args.plies) if args.openings else []
     sprt = _sprt(args.sprt)
     result = run_match(
@@ -477,30 +483,96 @@ def _sprt(words: Sequence[str] | None) -> stats.SPRT | None:
     return stats.SPRT(**kw)
 
 
-def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:
-    """``camelpy match --game leiserchess``: :func:`camelpy.arena.leiserchess.run_match` with
-    this command's options; the chess-only ones are refused."""
-    chess_only = [
-        flag
-        for flag, given in (
-            ("--openings", args.openings is not None),
-            ("--format", args.format is not None),
-            ("--order", args.order != "sequential"),
-            ("--start", args.start != 1),
-            ("--plies", args.plies is not None),
-            ("--draw", args.draw is not None),
-            ("--resign", args.resign is not None),
-            ("--maxmoves", args.maxmoves is not None),
+GAMES = ("chess", "leiserchess", "minichess")
+"""The games ``camelpy match --game`` plays: chess between UCI engines (the default, refereed by
+:mod:`camelpy.arena.referee`), Leiserchess between engines on the course's protocol
+(:mod:`camelpy.arena.leiserchess`) and MiniChess between the course's file-protocol programs
+(:mod:`camelpy.arena.minichess`)."""
+
+_WHY_NOT = {
+    "chess": "{flag} is for Leiserchess matches (--game leiserchess)",
+    "leiserchess": "{flag} is for chess: a Leiserchess match opens with --random-plies random moves and ends"
+    " by the rules or --max-plies",
+    "minichess": "{flag} is not for MiniChess: a MiniChess match plays --rounds pairs of the course's runner"
+    " games from the start, at the engines' st= seconds a move",
+}
+"""Each game's answer to an option of another game (``{flag}`` is the option)."""
+
+
+def _game_options(args: argparse.Namespace) -> list[tuple[str, frozenset[str]]]:
+    """The options given (not left at their defaults), each with the games it is for, in the order of the
+    command's usage."""
+    chess = frozenset({"chess"})
+    return [
+        (flag, games)
+        for flag, given, games in (
+            ("--openings", args.openings is not None, chess),
+            ("--format", args.format is not None, chess),
+            ("--order", args.order != "sequential", chess),
+            ("--start", args.start != 1, chess),
+            ("--plies", args.plies is not None, chess),
+            ("--draw", args.draw is not None, chess),
+            ("--resign", args.resign is not None, chess),
+            ("--maxmoves", args.maxmoves is not None, chess),
+            ("--rules", args.rules is not None, frozenset({"leiserchess"})),
+            ("--random-plies", args.random_plies is not None, frozenset({"leiserchess"})),
+            ("--max-plies", args.max_plies is not None, frozenset({"leiserchess"})),
+            ("--ray", args.ray is not None, chess),
+            ("--sprt", args.sprt is not None, frozenset({"chess", "leiserchess"})),
+            ("--concurrency", args.concurrency is not None, frozenset({"chess", "leiserchess"})),
         )
         if given
     ]
-    if args.ray is not None:
-        raise ValueError("--ray plays chess matches; a Leiserchess match runs on this machine")
-    if chess_only:
-        raise ValueError(
-            f"{chess_only[0]} is for chess: a Leiserchess match opens with --random-plies random moves"
-            " and ends by the rules or --max-plies"
-        )
+
+
+def _refuse_other_games(args: argparse.Namespace) -> None:
+    """Refuses the first option given that is not for ``--game``'s game.
+
+    :raises: :exc:`ValueError` naming the option and what the game does instead.
+    """
+    for flag, games in _game_options(args):
+        if args.game not in games:
+            if flag == "--ray":
+                where = {"leiserchess": "a Leiserchess", "minichess": "a MiniChess"}[args.game]
+                raise ValueError(f"--ray plays chess matches; {where} match runs on this machine")
+            raise ValueError(_WHY_NOT[args.game].format(flag=flag))
+
+
+def _minichess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:
+    """``camelpy match --game minichess``: :func:`camelpy.arena.minichess.play_match` between the two
+    engines' commands, ``--rounds`` pairs of games (each player White once a pair) at the engines' ``st=``
+    seconds a move (the course's 10 by default); it prints what ``camelpy minichess match`` prints."""
+    seconds = {engine.st for engine in (engine1, engine2)}
+    if len(seconds) != 1:
+        raise ValueError("a MiniChess match gives both programs the same time: use st= in --each")
+    for engine in (engine1, engine2):
+        unsupported = [
+            word
+            for word, given in (
+                ("tc=", engine.tc is not None),
+                ("nodes=", engine.nodes is not None),
+                ("depth=", engine.depth is not None),
+                ("option.", bool(engine.options)),
+            )
+            if given
+        ]
+        if unsupported:
+            raise ValueError(
+                f"{unsupported[0]} is not for MiniChess: a file-protocol program has st= seconds a move only"
+            )
+    st = seconds.pop()
+    minichess.play_match(
+        [shlex.join(engine1.command), shlex.join(engine2.command)],
+        2 * int_arg(args.rounds, "--rounds", 1, MAX_PAIRS),
+        minichess.DEFAULT_TIME_PER_MOVE if st is None else st,
+        out=args.out,
+    )
+    return 0
+
+
+def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:
+    """``camelpy match --game leiserchess``: :func:`camelpy.arena.leiserchess.run_match` with
+    this command's options (:func:`_refuse_other_games` has refused the chess-only ones)."""
     if args.out is None:
         raise ValueError("a Leiserchess match needs --out (its games and summary are saved there)")
     engine1, engine2 = _unique_names(engine1, engine2)
