@@ -41,6 +41,7 @@ __all__ = [
     "EngineStartError",
     "TimeControl",
     "UciPlayer",
+    "distinct_names",
     "engine_from_mapping",
     "parse_engine",
 ]
@@ -276,6 +277,22 @@ def engine_from_mapping(data: Mapping[str, Any]) -> EngineConfig:
         else:
             words.append(f"{key}={value}")
     return parse_engine(words)
+
+
+def distinct_names(engine1: EngineConfig, engine2: EngineConfig) -> tuple[EngineConfig, EngineConfig]:
+    """The two engines of a match, ``-1`` and ``-2`` appended to their names when they share one (every
+    game's record says who played which side by name).
+
+    >>> a, b = distinct_names(parse_engine(["camelpy", "depth=1"]), parse_engine(["camelpy", "depth=2"]))
+    >>> a.name, b.name
+    ('camelpy-1', 'camelpy-2')
+    """
+    if engine1.name != engine2.name:
+        return engine1, engine2
+    return (
+        dataclasses.replace(engine1, name=f"{engine1.name}-1"),
+        dataclasses.replace(engine2, name=f"{engine2.name}-2"),
+    )
 
 
 def _option_text(value: object) -> str:

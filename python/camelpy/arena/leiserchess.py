@@ -35,7 +35,8 @@ from typing import Any
 
 from camelpy._args import int_arg, path_arg, read_text
 from camelpy.arena import stats
-from camelpy.arena.engines import EngineConfig, parse_engine
+from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
+from camelpy.arena.openings import MAX_PAIRS
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
 __all__ = [
@@ -63,6 +64,8 @@ UNTIMED_SECONDS = 3600.0
 """How long the referee waits for the ``bestmove`` of a depth- or node-limited search without a clock."""
 DEFAULT_MAX_PLIES = 400
 """Plies after which a game is adjudicated a draw (the course's games rarely last 200)."""
+MAX_MAX_PLIES = 10**6
+"""The longest game ``--max-plies`` may ask for."""
 DEFAULT_RANDOM_PLIES = 2
 """Random plies opening each pair: enough for varied games, few enough to keep them balanced."""
 MAX_RANDOM_PLIES = 40
@@ -480,16 +483,14 @@ def _summary(
     engines: tuple[EngineConfig, EngineConfig], games: list[GameResult], rules: int
 ) -> dict[str, Any]:
     name = engines[0].name
-    points: dict[int, list[float]] = {}
-    wins = draws = losses = 0
-    for g in games:
-        s = g.score_for(name)
-        wins += s == 1.0
-        draws += s == 0.5
-        losses += s == 0.0
-        points.setdefault(g.pair, []).append(s)
-    penta = stats.pentanomial(sum(p) for p in points.values() if len(p) == 2)
-    results = penta if sum(penta) else (losses, draws, wins)
+    count = stats.tally((g.pair, g.score_for(name)) for g in games)
+    wins, draws, losses, penta, results = (
+        count.wins,
+        count.draws,
+        count.losses,
+        count.pentanomial,
+        count.results,
+    )
     n = wins + draws + losses
     summary: dict[str, Any] = {
         "engine1": name,
@@ -531,26 +532,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Runs ``camelpy leiserchess match``."""
+    """Runs ``camelpy leiserchess match`` (what ``camelpy match --game leiserchess`` runs, with this
+    command's defaults and its ``--sprt ELO0 ELO1``)."""
     if len(args.engine) != 2:
         raise ValueError(f"give two --engine, got {len(args.engine)}")
-    engines = (parse_engine(args.engine[0], args.each), parse_engine(args.engine[1], args.each))
-    if engines[0].name == engines[1].name:
-        engines = (
-            dataclasses.replace(engines[0], name=engines[0].name + "-1"),
-            dataclasses.replace(engines[1], name=engines[1].name + "-2"),
-        )
-    sprt = stats.SPRT(args.sprt[0], args.sprt[1]) if args.sprt else None
-    summary = run_match(
-        engines,
-        pairs=int_arg(args.rounds, "--rounds", 1, 10**6),
+    return play_and_print(
+        (parse_engine(args.engine[0], args.each), parse_engine(args.engine[1], args.each)),
+        rounds=args.rounds,
         out=args.out,
         rules=args.rules,
-        random_plies=int_arg(args.random_plies, "--random-plies", 0, MAX_RANDOM_PLIES),
-        seed=int_arg(args.seed, "--seed", 0, 2**63),
-        max_plies=int_arg(args.max_plies, "--max-plies", 2, 10**6),
-        concurrency=int_arg(args.concurrency, "--concurrency", 1, 256),
+        random_plies=args.random_plies,
+        seed=args.seed,
+        max_plies=args.max_plies,
+        concurrency=args.concurrency,
+        sprt=stats.SPRT(args.sprt[0], args.sprt[1]) if args.sprt else None,
+    )
+
+
+def play_and_print(
+    engines: tuple[EngineConfig, EngineConfig],
+    *,
+    rounds: int,
+    out: str,
+    rules: int,
+    random_plies: int,
+    seed: int,
+    max_plies: int,
+    concurrency: int,
+    sprt: stats.SPRT | None,
+    quiet: bool = False,
+) -> int:
+    """A Leiserchess match from the command line (``camelpy leiserchess match`` and ``camelpy match --game
+    leiserchess``): the engines' names made distinct, every number checked and named by its option, the
+    match played (:func:`run_match`, each game reported unless *quiet*) and its summary printed; returns
+    the exit status.
+
+    :raises: :exc:`ValueError` naming the option of a number out of range.
+    """
+    summary = run_match(
+        distinct_names(*engines),
+        pairs=int_arg(rounds, "--rounds", 1, MAX_PAIRS),
+        out=out,
+        rules=rules,
+        random_plies=int_arg(random_plies, "--random-plies", 0, MAX_RANDOM_PLIES),
+        seed=int_arg(seed, "--seed", 0, 2**63),
+        max_plies=int_arg(max_plies, "--max-plies", 2, MAX_MAX_PLIES),
+        concurrency=int_arg(concurrency, "--concurrency", 1, 256),
         sprt=sprt,
+        report=(lambda line: None) if quiet else print,
     )
     print(summary_text(summary))
     return 0

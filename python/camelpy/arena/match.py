@@ -36,7 +36,7 @@ from camelpy import cluster
 from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
 from camelpy.arena import leiserchess, minichess, stats
-from camelpy.arena.engines import EngineConfig, parse_engine
+from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
 from camelpy.arena.events import EVENTS_VERSION, EventLog
 from camelpy.arena.leiserchess import DEFAULT_MAX_PLIES
 from camelpy.arena.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
@@ -200,38 +200,20 @@ def summarize(
     records = items_arg(records, "records", GameRecord)
     _check_sprt(sprt)
     opt_str_arg(out, "out")
-    wins = draws = losses = 0
-    pairs: dict[int, list[float]] = {}
-    for record in records:
-        if record.result == "*":
-            continue
-        points = record.score_for(name1)
-        wins += points == 1.0
-        draws += points == 0.5
-        losses += points == 0.0
-        pairs.setdefault(record.pair, []).append(points)
-    penta = stats.pentanomial(sum(p) for p in pairs.values() if len(p) == 2)
+    count = stats.tally((r.pair, r.score_for(name1)) for r in records if r.result != "*")
     llr = decision = None
     if sprt is not None:
-        results: Sequence[int] = penta if sum(penta) else (losses, draws, wins)
-        llr = sprt.llr(results)
-        decision = sprt.status(results)
+        llr = sprt.llr(count.results)
+        decision = sprt.status(count.results)
     ends = tuple(Counter(r.termination for r in records).most_common())
-    return MatchResult(name1, name2, wins, draws, losses, penta, llr, sprt, decision, ends, out)
+    return MatchResult(
+        name1, name2, count.wins, count.draws, count.losses, count.pentanomial, llr, sprt, decision, ends, out
+    )
 
 
 def _check_sprt(sprt: object) -> None:
     if sprt is not None and not isinstance(sprt, stats.SPRT):
         raise TypeError(f"sprt must be a stats.SPRT or None, got {type(sprt).__name__} {shown(sprt)}")
-
-
-def _unique_names(engine1: EngineConfig, engine2: EngineConfig) -> tuple[EngineConfig, EngineConfig]:
-    if engine1.name != engine2.name:
-        return engine1, engine2
-    return (
-        dataclasses.replace(engine1, name=f"{engine1.name}-1"),
-        dataclasses.replace(engine2, name=f"{engine2.name}-2"),
-    )
 
 
 def run_match(
@@ -279,7 +261,7 @@ def run_match(
     if out is not None:
         path_arg(out, "out")
     real_arg(hang_timeout, "hang_timeout", above=0)
-    engine1, engine2 = _unique_names(engine1, engine2)
+    engine1, engine2 = distinct_names(engine1, engine2)
     chosen = choose(openings, rounds, order=order, seed=seed, start=start)
     specs = []
     for pair, opening in enumerate(chosen):
@@ -575,27 +557,15 @@ def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: Engin
     this command's options (:func:`_refuse_other_games` has refused the chess-only ones)."""
     if args.out is None:
         raise ValueError("a Leiserchess match needs --out (its games and summary are saved there)")
-    engine1, engine2 = _unique_names(engine1, engine2)
-    summary = leiserchess.run_match(
+    return leiserchess.play_and_print(
         (engine1, engine2),
-        pairs=int_arg(args.rounds, "--rounds", 1, MAX_PAIRS),
+        rounds=args.rounds,
         out=args.out,
         rules=2016 if args.rules is None else args.rules,
-        random_plies=int_arg(
-            leiserchess.DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies,
-            "--random-plies",
-            0,
-            leiserchess.MAX_RANDOM_PLIES,
-        ),
-        seed=int_arg(args.seed, "--seed", 0, 2**63),
-        max_plies=int_arg(
-            DEFAULT_MAX_PLIES if args.max_plies is None else args.max_plies,
-            "--max-plies",
-            2,
-        ),
-        concurrency=int_arg(args.concurrency or 1, "--concurrency", 1, 256),
+        random_plies=leiserchess.DEFAULT_RANDOM_PLIES if args.random_plies is None else args.random_plies,
+        seed=args.seed,
+        max_plies=DEFAULT_MAX_PLIES if args.max_plies is None else args.max_plies,
+        concurrency=args.concurrency or 1,
         sprt=_sprt(args.sprt),
-        report=(lambda line: None) if args.quiet else print,
+        quiet=args.quiet,
     )
-    print(leiserchess.summary_text(summary))
-    return 0

@@ -51,6 +51,8 @@ __all__ = [
     "pentanomial",
     "score_from_elo",
     "sprt_bounds",
+    "tally",
+    "Tally",
 ]
 
 NELO_PER_T = 800 / math.log(10)
@@ -222,6 +224,42 @@ def pentanomial(pair_scores: Iterable[float]) -> tuple[int, int, int, int, int]:
             raise ValueError(f"a pair score must be 0, 0.5, 1, 1.5 or 2, got {score!r}")
         counts[index] += 1
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
+
+
+@dataclasses.dataclass(frozen=True)
+class Tally:
+    """One player's games counted: wins, draws, losses and the pentanomial of its complete game pairs."""
+
+    wins: int
+    draws: int
+    losses: int
+    pentanomial: tuple[int, int, int, int, int]
+
+    @property
+    def results(self) -> tuple[int, ...]:
+        """What the Elo estimate and the SPRT read: the pentanomial once a pair is complete, else the
+        trinomial (losses, draws, wins)."""
+        return self.pentanomial if sum(self.pentanomial) else (self.losses, self.draws, self.wins)
+
+
+def tally(points: Iterable[tuple[int, float]]) -> Tally:
+    """Counts one player's *points* in each game (1, ½ or 0), each given with its game pair's index, as
+    every match of the arena does, whatever the game.
+
+    >>> t = tally([(0, 1.0), (0, 0.5), (1, 0.0)])
+    >>> t.wins, t.draws, t.losses, t.pentanomial, t.results
+    (1, 1, 1, (0, 0, 0, 1, 0), (0, 0, 0, 1, 0))
+    >>> tally([(0, 1.0)]).results
+    (0, 0, 1)
+    """
+    wins = draws = losses = 0
+    pairs: dict[int, list[float]] = {}
+    for pair, score in points:
+        wins += score == 1.0
+        draws += score == 0.5
+        losses += score == 0.0
+        pairs.setdefault(pair, []).append(score)
+    return Tally(wins, draws, losses, pentanomial(sum(p) for p in pairs.values() if len(p) == 2))
 
 
 def _secular(pdf: Sequence[tuple[float, float]]) -> float:
