@@ -15,7 +15,7 @@ import hashlib
 import io
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import chess
@@ -34,7 +34,15 @@ from camelpy._args import (
 )
 from camelpy._quote import quote
 
-__all__ = ["MAX_PAIRS", "Opening", "book_digest", "choose", "load_openings", "openings_from_lines"]
+__all__ = [
+    "MAX_PAIRS",
+    "Opening",
+    "book_digest",
+    "choose",
+    "epd_records",
+    "load_openings",
+    "openings_from_lines",
+]
 
 MAX_PAIRS = 1_000_000
 """Most game pairs one schedule may ask for: two million games, beyond any local run (a match or
@@ -97,14 +105,23 @@ def book_digest(openings: Iterable[Opening]) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Opening]:
-    """Openings from EPD lines (blank lines and ``#`` comments skipped).
+def epd_records(
+    lines: Iterable[str], source: str = "<epd>"
+) -> Iterator[
+    tuple[int, str, chess.Board, dict[str, str | int | float | chess.Move | list[chess.Move] | None]]
+]:
+    """Each EPD line of *lines* (blank lines and ``#`` comments skipped) as its line number, its text,
+    its board and its operations (python-chess's :meth:`chess.Board.from_epd`): the one EPD reader of
+    the opening sets and the EPD test suites (:mod:`camelpy.tools.chess.epd`).
 
-    :raises: :exc:`ValueError` quoting the first bad line, :exc:`TypeError` for *lines* that are not a
-        list of strings.
+    >>> lines = ["# the start", '8/8/8/8/8/8/8/K6k w - - id "x";']
+    >>> [(n, board.fen(), ops) for n, _, board, ops in epd_records(lines)]
+    [(2, '8/8/8/8/8/8/8/K6k w - - 0 1', {'id': 'x'})]
+
+    :raises: :exc:`ValueError` quoting the first line that is not EPD, :exc:`TypeError` for *lines*
+        that are not a list of strings.
     """
     str_arg(source, "source")
-    book = []
     for number, line in enumerate(items_arg(lines, "lines", str), start=1):
         text = line.strip()
         if not text or text.startswith("#"):
@@ -113,6 +130,17 @@ def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Ope
             board, ops = chess.Board.from_epd(text)
         except ValueError as err:
             raise ValueError(f"bad EPD at {at(source, number)}: {quote(text)} ({brief(err)})") from None
+        yield number, text, board, ops
+
+
+def openings_from_lines(lines: Iterable[str], source: str = "<epd>") -> list[Opening]:
+    """Openings from EPD lines (blank lines and ``#`` comments skipped).
+
+    :raises: :exc:`ValueError` quoting the first bad line, :exc:`TypeError` for *lines* that are not a
+        list of strings.
+    """
+    book = []
+    for number, text, board, ops in epd_records(lines, source):
         if not board.is_valid():
             raise ValueError(f"impossible position at {at(source, number)}: {quote(text)}")
         name = ops.get("id")

@@ -24,7 +24,6 @@ import chess.engine
 
 import camelpy
 from camelpy._args import (
-    at,
     brief,
     int_arg,
     items_arg,
@@ -35,6 +34,7 @@ from camelpy._args import (
     str_arg,
 )
 from camelpy._quote import quote
+from camelpy.arena.openings import epd_records
 
 __all__ = ["EpdPosition", "PositionResult", "SuiteResult", "parse_epd_lines", "read_epd", "run_epd"]
 
@@ -97,17 +97,8 @@ def parse_epd_lines(lines: Iterable[str], source: str = "<epd>") -> list[EpdPosi
     :raises: :exc:`ValueError` quoting a line that is not EPD or has an illegal ``bm``/``am`` move;
         :exc:`TypeError` for *lines* that are not a list of strings.
     """
-    str_arg(source, "source")
     suite = []
-    for number, line in enumerate(items_arg(lines, "lines", str), start=1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            board, ops = chess.Board.from_epd(text)
-        except ValueError as err:
-            raise ValueError(f"bad EPD at {at(source, number)}: {quote(text)} ({brief(err)})") from None
-
+    for number, _text, board, ops in epd_records(lines, source):
         c0 = ops.get("c0")
         suite.append(
             EpdPosition(
