@@ -6,7 +6,7 @@
 
 use std::{env, fmt::Write as _, fs, path::Path};
 
-#[path = "src/movegen/magics.rs"]
+#[path = "src/attacks/magics.rs"]
 #[allow(dead_code)]
 mod magics;
 
@@ -35,7 +35,7 @@ fn emit(out: &mut String, name: &str, directions: &[(i8, i8); 4], seed: u64, pex
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=src/movegen/magics.rs");
+    println!("cargo:rerun-if-changed=src/attacks/magics.rs");
     // The table layout follows the target's BMI2 support, which comes from RUSTFLAGS / target-cpu.
     let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();

@@ -3,7 +3,7 @@
 
 use std::{process::ExitCode, time::Instant};
 
-use camelpy_core::{movegen::attacks::USES_PEXT, perft, Position, STARTING_FEN};
+use camelpy_core::{attacks::USES_PEXT, perft, Position, STARTING_FEN};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

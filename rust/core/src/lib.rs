@@ -3,6 +3,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod attacks;
 pub mod bench;
 pub mod board;
 pub mod data;

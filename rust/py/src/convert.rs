@@ -13,7 +13,7 @@ use std::{
 };
 
 use camelpy_core::{
-    movegen::attacks::{knight_attacks, queen_attacks},
+    attacks::{knight_attacks, queen_attacks},
     Bitboard, Color, Move, PieceType, Position, Rank, Square,
 };
 use pyo3::{exceptions::PyTypeError, intern, prelude::*, sync::PyOnceLock, types::PyString};

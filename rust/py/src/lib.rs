@@ -26,7 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Lets benchmarks refuse to time a debug build.
     m.add("build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     // Which slider lookup this build uses: "pext" (BMI2 target) or "magic".
-    m.add("slider_lookup", if camelpy_core::movegen::attacks::USES_PEXT { "pext" } else { "magic" })?;
+    m.add("slider_lookup", if camelpy_core::attacks::USES_PEXT { "pext" } else { "magic" })?;
     m.add("STARTING_FEN", camelpy_core::STARTING_FEN)?;
     // The bench positions, for Python benchmarks that time the search on the same list.
     m.add("BENCH_FENS", camelpy_core::bench::BENCH_FENS.to_vec())?;

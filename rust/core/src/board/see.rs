@@ -5,7 +5,7 @@
 
 use super::position::Position;
 use crate::{
-    movegen::attacks::{bishop_attacks, rook_attacks},
+    attacks::{bishop_attacks, rook_attacks},
     types::{Move, MoveKind, PieceType, Value},
 };
 

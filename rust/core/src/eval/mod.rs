@@ -30,7 +30,7 @@ pub use trace::{trace, EvalTrace};
 
 use self::pawns::{both_pawn_terms, PawnTerms};
 use crate::{
-    movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks},
+    attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks},
     types::{Bitboard, Color, File, PieceType, Rank, Square},
     Position,
 };

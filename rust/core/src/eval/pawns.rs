@@ -13,7 +13,7 @@
 
 use super::{adjacent_files, forward, ranks_in_front, EvalParams, TaperedScore};
 use crate::{
-    movegen::attacks::pawn_attacks,
+    attacks::pawn_attacks,
     types::{Bitboard, Color},
 };
 

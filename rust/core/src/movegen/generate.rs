@@ -11,14 +11,12 @@
 //! Moves are emitted to a [`MoveSink`] as sets so that a counting sink adds popcounts instead of
 //! enumerating moves.
 
-use super::{
+use super::movelist::MoveList;
+use crate::{
     attacks::{
         between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
         rook_attacks,
     },
-    movelist::MoveList,
-};
-use crate::{
     board::Position,
     types::{Bitboard, CastlingSide, Color, File, Move, PieceType, Rank, Square},
 };

@@ -1,8 +1,9 @@
-//! Move generation: attack tables (leapers, our own magic sliders), and the legal generator.
+//! Move generation: the legal generator (by kind: all, captures, quiets, evasions; into a list or a
+//! counter), and the `Position` methods that need it (legality of any move, UCI parsing). The attack
+//! tables it reads are the ground floor's ([`crate::attacks`]).
 
-pub mod attacks;
 mod generate;
-pub mod magics;
+mod legal;
 mod movelist;
 
 pub use generate::{GenKind, MoveCounter, MoveSink};

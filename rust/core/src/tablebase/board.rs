@@ -6,7 +6,7 @@ use super::{
     material::{Material, MAX_PIECES},
 };
 use crate::{
-    movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks},
+    attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks},
     types::{Bitboard, Color, PieceType, Square},
 };
 
