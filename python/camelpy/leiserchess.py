@@ -31,20 +31,21 @@ Move('f4f5')
 from __future__ import annotations
 
 import dataclasses
-import enum
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Union
 
-from camelpy import _core
-from camelpy._args import opt_int_arg, real_arg, str_arg
+from camelpy import _core, games
+from camelpy._args import str_arg
 from camelpy._quote import quote
 from camelpy.errors import InvalidMoveError
+from camelpy.games import MAX_HASH_MB, weight_values
 
 __all__ = [
     "DEFAULT_HASH_MB",
     "DEFAULT_WEIGHTS",
     "LAVENDER",
+    "MAX_HASH_MB",
     "RULES",
     "STARTING_FEN",
     "TANGERINE",
@@ -86,8 +87,9 @@ WEIGHT_LIMITS: dict[str, tuple[int, int]] = {
     spec[0]: (spec[2], spec[3]) for spec in _core.LEISERCHESS_WEIGHTS
 }
 """Each weight's least and largest value."""
-DEFAULT_HASH_MB = 16
-"""The search's table size by default, in MiB."""
+DEFAULT_HASH_MB = games.DEFAULT_HASH_MB
+"""The search's table size by default, in MiB (16; :data:`MAX_HASH_MB` at most, both
+:mod:`camelpy.games`')."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,6 +120,18 @@ class Move:
                 "invalid Leiserchess move (expected e.g. 'e6e7', 'b3R', 'h0h0', or with the 2018 rules"
                 f" 'd5e4f5', 'd5e4L'): {quote(text)}"
             )
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """The move *text* writes (as the constructor: ``Move.parse(t) == Move(t)``)."""
+        return cls(text)
+
+    @classmethod
+    def _from_native(cls, raw: str) -> Move:
+        return cls(raw)
+
+    def _to_native(self) -> str:
+        return self.text
 
     def __str__(self) -> str:
         return self.text
@@ -150,36 +164,10 @@ def _is_move(text: str) -> bool:
     return False
 
 
-class Termination(enum.Enum):
-    """How a game ended."""
-
-    KING_HIT = "king_hit"
-    """A laser hit a king: its side lost."""
-    REPETITION = "repetition"
-    """The same position with the same side to move for the third time: a draw."""
-    QUIET_MOVES = "quiet_moves"
-    """2018 only: 50 moves by each side without a zap: a draw."""
-    NO_MOVES = "no_moves"
-    """The side to move had no move Ko allows: it loses (a king can always turn, so this does not
-    happen in play)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Outcome:
-    """The end of a game, as python-chess's ``Outcome``.
-
-    >>> Outcome(Termination.KING_HIT, LAVENDER).result()
-    '0-1'
-    """
-
-    termination: Termination
-    """Why the game ended."""
-    winner: bool | None
-    """:data:`TANGERINE`, :data:`LAVENDER`, or ``None`` for a draw."""
-
-    def result(self) -> str:
-        """``1-0`` (Tangerine won), ``0-1`` or ``1/2-1/2``."""
-        return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
+Termination = games.Termination
+"""How a game ended (:class:`camelpy.games.Termination`)."""
+Outcome = games.Outcome
+"""The end of a game (:class:`camelpy.games.Outcome`): its termination and winner."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,9 +187,10 @@ MoveLike = Union[Move, str]
 """What :meth:`Board.push` takes: a :class:`Move` or its text."""
 
 
-class Board:
+class Board(games.Board[Move]):
     """A Leiserchess game: the pieces, the side to move and the moves pushed on this board, backed by
-    the Rust core. *fen* is the position (default: the start), *rules* 2016 or 2018.
+    the Rust core; copy, pickling, equality, the move stack and the result come from
+    :class:`camelpy.games.Board`. *fen* is the position (default: the start), *rules* 2016 or 2018.
 
     >>> board = Board("8/8/8/8/8/8/8/NN6nn W")
     >>> board.push("a0R")  # the king turns east and fires along rank 0 into Lavender's king
@@ -209,22 +198,26 @@ class Board:
     Outcome(termination=<Termination.KING_HIT: 'king_hit'>, winner=True)
     >>> board.result(), board.legal_moves
     ('1-0', [])
+    >>> Board().push("h0h0")
+    Traceback (most recent call last):
+    ...
+    camelpy.errors.IllegalMoveError: illegal Leiserchess move 'h0h0' (Ko: ...) in ...
 
     :raises: :exc:`camelpy.errors.InvalidFenError` (a :exc:`ValueError`) for a FEN that cannot be read
         or breaks the rules (one king a side, at most seven pawns); :exc:`ValueError` for *rules* other
         than 2016 and 2018; :exc:`TypeError` for arguments of the wrong type.
     """
 
-    __slots__ = ("_native",)
+    __slots__ = ()
+
+    _native: _core.LeiserBoard
+    _move_type = Move
 
     def __init__(self, fen: str = STARTING_FEN, *, rules: int = 2016) -> None:
         self._native = _core.LeiserBoard(str_arg(fen, "fen"), rules)
 
-    @classmethod
-    def _wrap(cls, native: _core.LeiserBoard) -> Board:
-        board = cls.__new__(cls)
-        board._native = native
-        return board
+    def _options(self) -> dict[str, object]:
+        return {} if self.rules == 2016 else {"rules": self.rules}
 
     @property
     def rules(self) -> int:
@@ -234,57 +227,6 @@ class Board:
     def fen(self) -> str:
         """The FEN: ranks 7 to 0, two-letter piece codes and digits, then ``W`` or ``B``."""
         return self._native.fen()
-
-    @property
-    def legal_moves(self) -> list[Move]:
-        """The moves the rules allow (Ko included), in order of the square they start from; none once
-        the game is over."""
-        return [Move(t) for t in self._native.legal_moves()]
-
-    def is_legal(self, move: MoveLike) -> bool:
-        """Whether *move* may be played here."""
-        return str(_move_arg(move)) in self._native.legal_moves()
-
-    def push(self, move: MoveLike) -> None:
-        """Plays *move* (a :class:`Move` or its text) and the mover's laser shot.
-
-        >>> Board().push("h0h0")
-        Traceback (most recent call last):
-        ...
-        camelpy.errors.IllegalMoveError: illegal Leiserchess move 'h0h0' (Ko: ...) in ...
-
-        :raises: :exc:`camelpy.errors.InvalidMoveError` for text that is not a move,
-            :exc:`camelpy.errors.IllegalMoveError` for a move not allowed here (both
-            :exc:`ValueError`); the board is left unchanged.
-        """
-        self._native.push(str(_move_arg(move)))
-
-    def pop(self) -> Move:
-        """Takes back the last move and returns it.
-
-        :raises: :exc:`IndexError` when no move was pushed on this board.
-        """
-        return Move(self._native.pop())
-
-    def peek(self) -> Move:
-        """The last move pushed.
-
-        :raises: :exc:`IndexError` when no move was pushed on this board.
-        """
-        stack = self._native.move_stack()
-        if not stack:
-            raise IndexError("peek from empty move stack")
-        return Move(stack[-1])
-
-    @property
-    def move_stack(self) -> list[Move]:
-        """The moves pushed on this board, oldest first."""
-        return [Move(t) for t in self._native.move_stack()]
-
-    @property
-    def turn(self) -> bool:
-        """:data:`TANGERINE` or :data:`LAVENDER`, the side to move."""
-        return self._native.turn
 
     def zobrist_key(self) -> int:
         """The Zobrist key of the pieces (side, kind, orientation, square) and the side to move."""
@@ -310,70 +252,8 @@ class Board:
         squares, end, square = self._native.laser(bool(color))
         return Laser(tuple(squares), end, square)
 
-    def outcome(self) -> Outcome | None:
-        """How the game ended, or ``None`` while it goes on."""
-        found = self._native.outcome()
-        return None if found is None else Outcome(Termination(found[0]), found[1])
-
-    def is_game_over(self) -> bool:
-        """Whether the game has ended."""
-        return self._native.outcome() is not None
-
-    def result(self) -> str:
-        """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while the game goes on."""
-        outcome = self.outcome()
-        return "*" if outcome is None else outcome.result()
-
-    def copy(self) -> Board:
-        """A copy, with its move stack."""
-        return self._wrap(self._native.copy())
-
-    def __copy__(self) -> Board:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Board:
-        return self.copy()
-
-    def __reduce__(self) -> tuple[object, ...]:
-        """Pickles as the first board, the rules and the moves, so the stack (and Ko) survives.
-
-        >>> import pickle
-        >>> board = Board()
-        >>> board.push("f4f5")
-        >>> again = pickle.loads(pickle.dumps(board))
-        >>> again == board, again.move_stack
-        (True, [Move('f4f5')])
-        """
-        return (_rebuild, (self._native.root_fen(), self.rules, self._native.move_stack()))
-
-    def __eq__(self, other: object) -> bool:
-        """Boards are equal when their FENs and rules are."""
-        return isinstance(other, Board) and (self.fen(), self.rules) == (other.fen(), other.rules)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess's Board
-
-    def __repr__(self) -> str:
-        rules = "" if self.rules == 2016 else f", rules={self.rules}"
-        return f"Board({self.fen()!r}{rules})"
-
     def __str__(self) -> str:
         return self._native.text()
-
-
-def _move_arg(move: object) -> Move:
-    if isinstance(move, Move):
-        return move
-    if isinstance(move, str):
-        return Move(move)
-    raise TypeError(f"move must be a Move or a str, got {type(move).__name__} {move!r}")
-
-
-def _rebuild(fen: str, rules: int, moves: list[str]) -> Board:
-    """The board *fen* under *rules* with *moves* pushed (what :meth:`Board.__reduce__` pickles)."""
-    board = Board(fen, rules=rules)
-    for move in moves:
-        board.push(move)
-    return board
 
 
 def perft(board: Board, depth: int, *, stop: threading.Event | None = None) -> int:
@@ -387,9 +267,7 @@ def perft(board: Board, depth: int, *, stop: threading.Event | None = None) -> i
     :raises: :exc:`TypeError` for a *board* that is not a :class:`Board` or a non-integer *depth*,
         :exc:`ValueError` for a *depth* out of range.
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be a camelpy.leiserchess.Board, got {type(board).__name__}")
-    return _core.leiserchess_perft(board._native, depth, stop=stop)
+    return games.perft(Board._checked(board), depth, stop=stop)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -404,17 +282,6 @@ class Evaluation:
     """Each weight's feature, Tangerine minus Lavender."""
 
 
-def _weights(weights: Mapping[str, int] | None) -> list[int] | None:
-    if weights is None:
-        return None
-    if not isinstance(weights, Mapping):
-        raise TypeError(f"weights must be a mapping of names to integers, got {type(weights).__name__}")
-    unknown = sorted(set(weights) - set(WEIGHT_NAMES), key=str)
-    if unknown:
-        raise ValueError(f"unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}")
-    return [weights.get(name, DEFAULT_WEIGHTS[name]) for name in WEIGHT_NAMES]
-
-
 def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluation:
     """The static evaluation of *board* with *weights* (names not given keep their defaults).
 
@@ -423,45 +290,26 @@ def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluati
     >>> evaluate(Board("8/8/8/8/8/8/NW7/NN6nn W")).features["pawn"]
     1
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be a camelpy.leiserchess.Board, got {type(board).__name__}")
-    value, features = _core.leiserchess_evaluate(board._native, _weights(weights))
+    value, features = Board._checked(board)._native.evaluate(
+        None if weights is None else weight_values(weights, DEFAULT_WEIGHTS)
+    )
     return Evaluation(value, dict(zip(WEIGHT_NAMES, features)))
 
 
-@dataclasses.dataclass(frozen=True)
-class SearchInfo:
-    """One finished iteration of the player's search."""
-
-    depth: int
-    """Plies searched."""
-    score: int | None
-    """Centipawns for the side to move (a pawn is 100), or ``None`` once the result is proven."""
-    win_in: int | None
-    """Moves to a proven win (positive) or loss (negative): a king hit; ``None`` while unproven."""
-    nodes: int
-    """Positions searched, all iterations so far."""
-    time: float
-    """Seconds since the search began."""
-    pv: tuple[Move, ...]
-    """The principal variation, the best move first."""
+SearchInfo = games.SearchInfo[Move]
+"""One finished iteration of the player's search (:class:`camelpy.games.SearchInfo` of :class:`Move`);
+a proven ``win_in`` is a king hit."""
+SearchResult = games.SearchResult[Move]
+"""What a search found (:class:`camelpy.games.SearchResult` of :class:`Move`)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class SearchResult:
-    """What a search found: the move to play (``None`` only when the game is over) and the last
-    finished iteration."""
-
-    move: Move | None
-    info: SearchInfo
-
-
-def _info(raw: tuple[int, int | None, int | None, int, float, list[str]]) -> SearchInfo:
-    depth, cp, win, nodes, seconds, pv = raw
-    return SearchInfo(depth, cp, win, nodes, seconds, tuple(Move(m) for m in pv))
-
-
-class Searcher:
+class Searcher(
+    games.Searcher[Board, Move],
+    native=_core.LeiserSearcher,
+    board=Board,
+    defaults=DEFAULT_WEIGHTS,
+    endless=True,
+):
     """The Leiserchess player's search, keeping its table of *hash_mb* MiB from move to move
     (:meth:`clear` before a new game): iterative deepening, principal-variation search, a
     transposition table, quiescence on moves whose shot zaps or hits a king, killer and history
@@ -482,152 +330,35 @@ class Searcher:
         :exc:`MemoryError` if the table cannot be allocated.
     """
 
-    def __init__(
-        self,
-        hash_mb: int = DEFAULT_HASH_MB,
-        *,
-        weights: Mapping[str, int] | None = None,
-        threads: int = 1,
-    ) -> None:
-        self._native = _core.LeiserSearcher(hash_mb)
-        if weights is not None:
-            self.weights = weights
-        self.threads = threads
 
-    @property
-    def threads(self) -> int:
-        """The threads a search runs on (set to change it; 1 to 256)."""
-        return self._native.threads()
-
-    @threads.setter
-    def threads(self, threads: int) -> None:
-        self._native.set_threads(threads)
-
-    @property
-    def weights(self) -> dict[str, int]:
-        """The evaluation's weights by name (set a mapping to change some; the rest keep their value)."""
-        return dict(zip(WEIGHT_NAMES, self._native.weights()))
-
-    @weights.setter
-    def weights(self, weights: Mapping[str, int]) -> None:
-        merged = _weights({**self.weights, **weights} if isinstance(weights, Mapping) else weights)
-        assert merged is not None
-        self._native.set_weights(merged)
-
-    def clear(self) -> None:
-        """Forgets what earlier searches learnt (the table, killers and history)."""
-        self._native.clear()
-
-    def stop(self) -> None:
-        """Ends a running search (from another thread) soon; it returns its best move so far."""
-        self._native.stop()
-
-    def search(
-        self,
-        board: Board,
-        *,
-        depth: int | None = None,
-        nodes: int | None = None,
-        time: float | None = None,
-        on_iteration: Callable[[SearchInfo], object] | None = None,
-    ) -> SearchResult:
-        """Searches the game *board* (its moves so far count: Ko and repetitions look back) to *depth*
-        plies, about *nodes* positions or *time* seconds, whichever comes first (none: until
-        :meth:`stop`), with the GIL released. *on_iteration* is called with every finished
-        iteration's :class:`SearchInfo`; an exception it raises stops the search and propagates.
-        Ctrl-C stops the search and raises :exc:`KeyboardInterrupt`. The board is not changed.
-
-        :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
-        """
-        if not isinstance(board, Board):
-            raise TypeError(f"board must be a camelpy.leiserchess.Board, got {type(board).__name__}")
-        depth = opt_int_arg(depth, "depth", 1, 2**31 - 1)
-        nodes = opt_int_arg(nodes, "nodes", 1)
-        seconds = None if time is None else real_arg(time, "time", minimum=0, maximum=365 * 24 * 3600)
-        if on_iteration is not None and not callable(on_iteration):
-            raise TypeError(f"on_iteration must be callable, got {type(on_iteration).__name__}")
-        callback = None if on_iteration is None else (lambda raw: on_iteration(_info(raw)))
-        move, info = self._native.search(board._native, depth, nodes, seconds, callback)
-        return SearchResult(None if move is None else Move(move), _info(info))
-
-
-def search(
-    board: Board,
-    *,
-    depth: int | None = None,
-    nodes: int | None = None,
-    time: float | None = None,
-    hash_mb: int = DEFAULT_HASH_MB,
-    weights: Mapping[str, int] | None = None,
-) -> SearchResult:
-    """:meth:`Searcher.search` with a new :class:`Searcher` of *hash_mb* MiB and *weights*.
-
-    >>> result = search(Board(), depth=3)
-    >>> result.move in Board().legal_moves, result.info.depth
-    (True, 3)
-    """
-    if depth is None and nodes is None and time is None:
-        raise ValueError("search needs a depth, nodes or time limit")
-    return Searcher(hash_mb, weights=weights).search(board, depth=depth, nodes=nodes, time=time)
+search = Searcher.new_search
+"""Searches with a new :class:`Searcher` (:meth:`camelpy.games.Searcher.new_search`)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Samples:
-    """Tuning positions from self-play (:func:`selfplay_samples`), one entry per position in each
-    field."""
+    """Tuning positions from Leiserchess self-play (:func:`selfplay_samples`), one per list entry."""
 
     features: list[list[int]]
-    """The evaluation's features, Tangerine minus Lavender, in :data:`WEIGHT_NAMES` order."""
+    """The evaluation's features, Tangerine minus Lavender, in :data:`WEIGHT_NAMES` order: what the
+    weights multiply."""
     tangerine_to_move: list[bool]
     """Whether Tangerine was to move (the ``tempo`` feature's sign)."""
     results: list[float]
     """The game's result for Tangerine: 1, 0.5 or 0."""
 
 
-def selfplay_samples(
-    games: int,
-    *,
-    nodes: int = 2000,
-    random_plies: int = 2,
-    seed: int = 0,
-    threads: int = 1,
-    rules: int = 2016,
-    weights: Mapping[str, int] | None = None,
+def _samples(
+    features: list[list[int]], _: list[int] | None, tangerine: list[bool], results: list[float]
 ) -> Samples:
-    """Plays *games* games of the player against itself (*nodes* per move, after *random_plies* random
-    moves from the start; game ``i`` always gets the same ones for a *seed*, whatever the *threads*;
-    400 plies without an end are a draw) and returns the positions a static evaluation can be fitted
-    to: the move chosen quiet (its shot zaps nothing) and no proven win or loss, each with the game's
-    result. Ctrl-C stops and raises.
-
-    >>> s = selfplay_samples(2, nodes=200, seed=1)
-    >>> len(s.features) == len(s.results) > 10, set(s.results) <= {0.0, 0.5, 1.0}
-    (True, True)
-    """
-    features, tangerine, results = _core.leiserchess_selfplay(
-        games, nodes, random_plies, seed, threads, rules, _weights(weights)
-    )
     return Samples(features, tangerine, results)
 
 
-def compare_weights(
-    a: Mapping[str, int],
-    b: Mapping[str, int],
-    pairs: int,
-    *,
-    nodes: int = 2000,
-    random_plies: int = 2,
-    seed: int = 0,
-    threads: int = 1,
-    rules: int = 2016,
-) -> list[tuple[float, float]]:
-    """Plays *pairs* pairs of games between the player with weights *a* and with *b* (names not given
-    keep their defaults), each pair from the same random opening with colours swapped, *nodes* per move;
-    returns *a*'s points in the two games of each pair (``camelpy.tools.stats`` turns them into Elo).
-
-    >>> results = compare_weights({}, {"king_face": -200}, 2, nodes=300, seed=1)
-    >>> sum(a + b for a, b in results) >= 3
-    True
-    """
-    first, second = _weights(a) or [], _weights(b) or []  # a mapping always gives the full list
-    return _core.leiserchess_compare(first, second, pairs, nodes, random_plies, seed, threads, rules)
+_SELFPLAY = games.SelfPlay(Searcher, 2, _samples)
+selfplay_samples = _SELFPLAY.samples
+"""Plays games of the player against itself (2 random opening plies by default, the 2016 rules unless
+*rules*; 400 plies without an end are a draw) and returns the positions a static evaluation can be fitted
+to: the move chosen quiet (its shot zaps nothing) and no proven win or loss, each with the game's result
+(:meth:`camelpy.games.SelfPlay.samples`)."""
+compare_weights = _SELFPLAY.compare
+"""Plays pairs of games between two sets of weights (:meth:`camelpy.games.SelfPlay.compare`)."""

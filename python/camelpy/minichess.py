@@ -50,7 +50,6 @@ Move(5, 0, 0, 0)
 from __future__ import annotations
 
 import dataclasses
-import enum
 import os
 import random
 import tempfile
@@ -58,15 +57,18 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Union
 
-from camelpy import _core
+from camelpy import _core, games
 from camelpy._args import choice_arg, int_arg, opt_int_arg, path_arg, read_text, real_arg, str_arg
 from camelpy._quote import quote
 from camelpy.errors import InvalidMoveError
+from camelpy.games import MAX_HASH_MB, weight_values
 
 __all__ = [
     "BASELINES",
     "BLACK",
     "COLS",
+    "DEFAULT_HASH_MB",
+    "MAX_HASH_MB",
     "MAX_PLIES",
     "MAX_STATE_BYTES",
     "ROWS",
@@ -179,46 +181,28 @@ class Move:
     def __repr__(self) -> str:
         return f"Move({self.from_row}, {self.from_col}, {self.to_row}, {self.to_col})"
 
-    def _tuple(self) -> tuple[int, int, int, int]:
+    @classmethod
+    def _from_native(cls, raw: tuple[int, int, int, int]) -> Move:
+        return cls(*raw)
+
+    def _to_native(self) -> tuple[int, int, int, int]:
         return (self.from_row, self.from_col, self.to_row, self.to_col)
 
 
-class Termination(enum.Enum):
-    """How a game ended."""
-
-    KING_CAPTURED = "king_captured"
-    """A king was captured: the capturer wins."""
-    MATERIAL_COUNT = "material_count"
-    """:data:`MAX_PLIES` plies were played: the higher material total wins, equal totals draw."""
-    NO_MOVES = "no_moves"
-    """The side to move had no move: it loses."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Outcome:
-    """The end of a game, as python-chess's ``Outcome``.
-
-    >>> Outcome(Termination.KING_CAPTURED, WHITE).result()
-    '1-0'
-    """
-
-    termination: Termination
-    """Why the game ended."""
-    winner: bool | None
-    """:data:`WHITE`, :data:`BLACK`, or ``None`` for a draw."""
-
-    def result(self) -> str:
-        """``1-0``, ``0-1`` or ``1/2-1/2``."""
-        return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
+Termination = games.Termination
+"""How a game ended (:class:`camelpy.games.Termination`)."""
+Outcome = games.Outcome
+"""The end of a game (:class:`camelpy.games.Outcome`): its termination and winner."""
 
 
 MoveLike = Union[Move, str]
 """What :meth:`Board.push` takes: a :class:`Move` or its text."""
 
 
-class Board:
+class Board(games.Board[Move]):
     """A MiniChess game: the pieces, the side to move, the plies played and the moves pushed on this
-    board, backed by the Rust core. *text* is the one-line form (default: the start).
+    board, backed by the Rust core; copy, pickling, equality, the move stack and the result come from
+    :class:`camelpy.games.Board`. *text* is the one-line form (default: the start).
 
     >>> board = Board("k4/5/5/5/5/Q3K w 7")
     >>> board.push(Move(5, 0, 0, 0))
@@ -226,21 +210,28 @@ class Board:
     Outcome(termination=<Termination.KING_CAPTURED: 'king_captured'>, winner=True)
     >>> board.is_game_over(), board.result(), board.legal_moves
     (True, '1-0', [])
+    >>> import pickle
+    >>> board = Board()
+    >>> board.push("4 0 3 0")
+    >>> again = pickle.loads(pickle.dumps(board))
+    >>> again == board, again.move_stack
+    (True, [Move(4, 0, 3, 0)])
+    >>> Board().push("4 0 2 0")
+    Traceback (most recent call last):
+    ...
+    camelpy.errors.IllegalMoveError: illegal move: '4 0 2 0' in 'kqbnr/ppppp/5/5/PPPPP/RNBQK w 0'
 
     :raises: :exc:`camelpy.errors.InvalidStateError` (a :exc:`ValueError`) for a text that cannot be read
         or describes a board the rules cannot reach; :exc:`TypeError` for one that is not a string.
     """
 
-    __slots__ = ("_native",)
+    __slots__ = ()
+
+    _native: _core.MiniBoard
+    _move_type = Move
 
     def __init__(self, text: str = STARTING_TEXT) -> None:
         self._native = _core.MiniBoard(str_arg(text, "text"))
-
-    @classmethod
-    def _wrap(cls, native: _core.MiniBoard) -> Board:
-        board = cls.__new__(cls)
-        board._native = native
-        return board
 
     @classmethod
     def from_state(cls, text: str, ply: int = 0) -> Board:
@@ -293,63 +284,7 @@ class Board:
         >>> Board().fen()
         'kqbnr/ppppp/5/5/PPPPP/RNBQK w 0'
         """
-        return self._native.text()
-
-    @property
-    def legal_moves(self) -> list[Move]:
-        """The legal moves, in order of the square they leave, then of the one they reach; none once
-        the game is over."""
-        return [Move(*t) for t in self._native.legal_moves()]
-
-    def is_legal(self, move: Move) -> bool:
-        """Whether *move* is legal here."""
-        return move._tuple() in self._native.legal_moves()
-
-    def push(self, move: MoveLike) -> None:
-        """Plays *move* (a :class:`Move` or its text).
-
-        >>> board = Board()
-        >>> board.push("4 0 2 0")
-        Traceback (most recent call last):
-        ...
-        camelpy.errors.IllegalMoveError: illegal move: '4 0 2 0' in 'kqbnr/ppppp/5/5/PPPPP/RNBQK w 0'
-
-        :raises: :exc:`camelpy.errors.InvalidMoveError` for text that is not a move,
-            :exc:`camelpy.errors.IllegalMoveError` for a move not legal here (both :exc:`ValueError`);
-            the board is left unchanged.
-        """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
-            raise TypeError(f"move must be a Move or a str, got {type(move).__name__} {move!r}")
-        self._native.push(move._tuple())
-
-    def pop(self) -> Move:
-        """Takes back the last move and returns it.
-
-        :raises: :exc:`IndexError` when no move was pushed on this board.
-        """
-        return Move(*self._native.pop())
-
-    def peek(self) -> Move:
-        """The last move pushed.
-
-        :raises: :exc:`IndexError` when there is none.
-        """
-        stack = self._native.move_stack()
-        if not stack:
-            raise IndexError("peek from empty move stack")
-        return Move(*stack[-1])
-
-    @property
-    def move_stack(self) -> list[Move]:
-        """The moves pushed on this board, oldest first (a copy)."""
-        return [Move(*t) for t in self._native.move_stack()]
-
-    @property
-    def turn(self) -> bool:
-        """The side to move: :data:`WHITE` (``True``) or :data:`BLACK`."""
-        return self._native.turn
+        return self._native.fen()
 
     @property
     def ply(self) -> int:
@@ -386,55 +321,6 @@ class Board:
             )
         return self._native.material(color)
 
-    def outcome(self) -> Outcome | None:
-        """How the game ended, or ``None`` while it goes on."""
-        found = self._native.outcome()
-        if found is None:
-            return None
-        return Outcome(Termination(found[0]), found[1])
-
-    def is_game_over(self) -> bool:
-        """Whether the game has ended (a king captured, the ply count reached, or no move)."""
-        return self._native.outcome() is not None
-
-    def result(self) -> str:
-        """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while the game goes on."""
-        outcome = self.outcome()
-        return "*" if outcome is None else outcome.result()
-
-    def copy(self) -> Board:
-        """A copy, with its move stack."""
-        return self._wrap(self._native.copy())
-
-    def __copy__(self) -> Board:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Board:
-        return self.copy()
-
-    def __reduce__(self) -> tuple[object, ...]:
-        """Pickles as the board the moves were pushed on plus the moves, so the stack survives.
-
-        >>> import pickle
-        >>> board = Board()
-        >>> board.push("4 0 3 0")
-        >>> again = pickle.loads(pickle.dumps(board))
-        >>> again == board, again.move_stack
-        (True, [Move(4, 0, 3, 0)])
-        """
-        root = self.copy()
-        moves = [str(root.pop()) for _ in range(len(self._native.move_stack()))]
-        return (_rebuild, (root.fen(), moves[::-1]))
-
-    def __eq__(self, other: object) -> bool:
-        """Boards are equal when their one-line forms are (pieces, side to move, ply count)."""
-        return isinstance(other, Board) and self.fen() == other.fen()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess's Board
-
-    def __repr__(self) -> str:
-        return f"Board({self.fen()!r})"
-
     def __str__(self) -> str:
         lines = []
         for row in range(ROWS):
@@ -442,14 +328,6 @@ class Board:
             lines.append(f"{row}  " + " ".join(cells))
         lines.append("   " + " ".join(str(col) for col in range(COLS)))
         return "\n".join(lines)
-
-
-def _rebuild(text: str, moves: list[str]) -> Board:
-    """The board *text* with *moves* pushed (what :meth:`Board.__reduce__` pickles)."""
-    board = Board(text)
-    for move in moves:
-        board.push(move)
-    return board
 
 
 def perft(board: Board, depth: int, *, stop: threading.Event | None = None) -> int:
@@ -462,9 +340,7 @@ def perft(board: Board, depth: int, *, stop: threading.Event | None = None) -> i
     :raises: :exc:`TypeError` for a *board* that is not a :class:`Board` or a non-integer *depth*,
         :exc:`ValueError` for a *depth* out of range.
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be a camelpy.minichess.Board, got {type(board).__name__}")
-    return _core.minichess_perft(board._native, depth, stop=stop)
+    return games.perft(Board._checked(board), depth, stop=stop)
 
 
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
@@ -502,8 +378,9 @@ random), ``weak-minimax`` (minimax 2 plies deep on the 50-ply material count), `
 iterative deepening to the time limit, captures first, the engine's evaluation). None uses the
 player's table, quiescence or pruning; ties between equal moves are broken at random (by *seed*)."""
 
-DEFAULT_HASH_MB = 16
-"""The player's table size by default, in MiB."""
+DEFAULT_HASH_MB = games.DEFAULT_HASH_MB
+"""The player's table size by default, in MiB (16; :data:`MAX_HASH_MB` at most, both
+:mod:`camelpy.games`')."""
 
 WEIGHT_NAMES: tuple[str, ...] = tuple(name for name, _, _ in _core.MINICHESS_WEIGHTS)
 """The names of the evaluation's weights, in order (see :func:`evaluate`)."""
@@ -514,69 +391,20 @@ WEIGHT_HELP: dict[str, str] = {name: why for name, _, why in _core.MINICHESS_WEI
 """One line per weight saying what it rewards."""
 
 
-def _weights_list(weights: Mapping[str, int] | None) -> list[int] | None:
-    """*weights* (a name → value mapping; names not given keep their defaults) in table order, or
-    ``None`` for ``None``."""
-    return None if weights is None else _full_weights(weights)
+SearchInfo = games.SearchInfo[Move]
+"""One finished iteration of the player's search (:class:`camelpy.games.SearchInfo` of :class:`Move`);
+a proven ``win_in`` is a king capture, the material count at ply 50, or no move left."""
+SearchResult = games.SearchResult[Move]
+"""What :func:`search` found (:class:`camelpy.games.SearchResult` of :class:`Move`)."""
 
 
-def _full_weights(weights: Mapping[str, int]) -> list[int]:
-    """*weights* (names not given keep their defaults) in table order."""
-    if not isinstance(weights, Mapping):
-        raise TypeError(f"weights must be a mapping of names to integers, got {type(weights).__name__}")
-    unknown = sorted(set(weights) - set(WEIGHT_NAMES), key=str)
-    if unknown:
-        raise ValueError(
-            f"unknown weight {quote(str(unknown[0]))}: expected one of {', '.join(WEIGHT_NAMES)}"
-        )
-    return [weights.get(name, DEFAULT_WEIGHTS[name]) for name in WEIGHT_NAMES]
-
-
-@dataclasses.dataclass(frozen=True)
-class SearchInfo:
-    """One finished iteration of the player's search."""
-
-    depth: int
-    """Plies searched."""
-    score: int | None
-    """Centipawns for the side to move (a pawn is 100), or ``None`` once the result is proven."""
-    win_in: int | None
-    """Moves to a proven win (positive) or loss (negative: ``-3`` loses in 3): a king capture, the
-    material count at ply 50, or no move left; ``None`` while unproven."""
-    nodes: int
-    """Positions searched, all iterations so far."""
-    time: float
-    """Seconds since the search began."""
-    pv: tuple[Move, ...]
-    """The principal variation, the best move first."""
-
-
-@dataclasses.dataclass(frozen=True)
-class SearchResult:
-    """What :func:`search` found: the move to play (``None`` only when the game is over) and the last
-    finished iteration."""
-
-    move: Move | None
-    info: SearchInfo
-
-
-def _info(raw: tuple[int, int | None, int | None, int, float, list[tuple[int, int, int, int]]]) -> SearchInfo:
-    depth, cp, win, nodes, seconds, pv = raw
-    return SearchInfo(depth, cp, win, nodes, seconds, tuple(Move(*m) for m in pv))
-
-
-def _board_arg(board: object) -> Board:
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be a camelpy.minichess.Board, got {type(board).__name__}")
-    return board
-
-
-class Searcher:
+class Searcher(games.Searcher[Board, Move], native=_core.MiniSearcher, board=Board, defaults=DEFAULT_WEIGHTS):
     """The MiniChess player's search, keeping its table of *hash_mb* MiB from move to move (for a game:
     :meth:`clear` before a new one). Iterative deepening, principal-variation search, a transposition
     table keyed by the pieces, the side to move and the ply count, quiescence on captures and
     promotions, killer and history ordering, null move, late-move reductions; a captured king, the
-    50-ply count and a side with no move are decided inside the search.
+    50-ply count and a side with no move are decided inside the search. With *threads* above one the
+    search is LazySMP (:class:`camelpy.games.Searcher`).
 
     >>> searcher = Searcher(hash_mb=1)
     >>> searcher.search(Board(), depth=4).info.depth
@@ -588,73 +416,9 @@ class Searcher:
         ``ValueError``), :exc:`MemoryError` if the table cannot be allocated.
     """
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, *, weights: Mapping[str, int] | None = None) -> None:
-        self._native = _core.MiniSearcher(hash_mb)
-        if weights is not None:
-            self.weights = weights
 
-    @property
-    def weights(self) -> dict[str, int]:
-        """The evaluation's weights by name (set a mapping to change some; the rest keep their value)."""
-        return dict(zip(WEIGHT_NAMES, self._native.weights))
-
-    @weights.setter
-    def weights(self, weights: Mapping[str, int]) -> None:
-        merged = {**self.weights, **weights} if isinstance(weights, Mapping) else weights
-        self._native.weights = _full_weights(merged)
-
-    def clear(self) -> None:
-        """Forgets what earlier searches learnt (the table, killers and history)."""
-        self._native.clear()
-
-    def search(
-        self,
-        board: Board,
-        *,
-        depth: int | None = None,
-        nodes: int | None = None,
-        time: float | None = None,
-        on_iteration: Callable[[SearchInfo], object] | None = None,
-    ) -> SearchResult:
-        """Searches *board* to *depth* plies, about *nodes* positions or *time* seconds, whichever comes
-        first (no limit: as deep as the search goes, which ends since every game ends at ply 50), with
-        the GIL released. *on_iteration* is called with every finished iteration's
-        :class:`SearchInfo` (a file-protocol player writes each better move from it); an exception it
-        raises stops the search and propagates. Ctrl-C stops the search and raises
-        :exc:`KeyboardInterrupt`. The board is not changed.
-
-        :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
-        """
-        _board_arg(board)
-        depth = opt_int_arg(depth, "depth", 1, 2**31 - 1)
-        nodes = opt_int_arg(nodes, "nodes", 1)
-        seconds = None if time is None else real_arg(time, "time", minimum=0, maximum=365 * 24 * 3600)
-        if on_iteration is not None and not callable(on_iteration):
-            raise TypeError(f"on_iteration must be callable, got {type(on_iteration).__name__}")
-        callback = None if on_iteration is None else (lambda raw: on_iteration(_info(raw)))
-        move, info = self._native.search(board._native, depth, nodes, seconds, callback)
-        return SearchResult(None if move is None else Move(*move), _info(info))
-
-
-def search(
-    board: Board,
-    *,
-    depth: int | None = None,
-    nodes: int | None = None,
-    time: float | None = None,
-    hash_mb: int = DEFAULT_HASH_MB,
-    weights: Mapping[str, int] | None = None,
-    on_iteration: Callable[[SearchInfo], object] | None = None,
-) -> SearchResult:
-    """:meth:`Searcher.search` with a new :class:`Searcher` of *hash_mb* MiB (an empty table) and
-    *weights* (default: :data:`DEFAULT_WEIGHTS`).
-
-    >>> result = search(Board(), depth=5)
-    >>> result.move in Board().legal_moves, result.info.depth, len(result.info.pv) >= 1
-    (True, 5, True)
-    """
-    searcher = Searcher(hash_mb, weights=weights)
-    return searcher.search(board, depth=depth, nodes=nodes, time=time, on_iteration=on_iteration)
+search = Searcher.new_search
+"""Searches with a new :class:`Searcher` (:meth:`camelpy.games.Searcher.new_search`)."""
 
 
 def baseline_move(
@@ -681,7 +445,7 @@ def baseline_move(
 
     :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
     """
-    _board_arg(board)
+    Board._checked(board)
     name = choice_arg(name, "name", BASELINES)
     seconds = real_arg(time, "time", minimum=0, maximum=365 * 24 * 3600)
     seed = opt_int_arg(seed, "seed", 0, 2**64 - 1)
@@ -711,21 +475,26 @@ def baseline_move(
 
 
 @dataclasses.dataclass(frozen=True)
-class EvalTerm:
-    """One term of the evaluation: its weight and its feature (White's count minus Black's)."""
-
-    name: str
-    weight: int
-    feature: int
-
-
-@dataclasses.dataclass(frozen=True)
 class Evaluation:
     """The static evaluation for the side to move, in centipawns, and its terms (the ``count`` term
     is scaled by ply / 50 and the ``tempo`` term counts for the side to move)."""
 
     value: int
+    """Centipawns for the side to move (a pawn is 100)."""
     terms: tuple[EvalTerm, ...]
+    """Each weight's term, in :data:`WEIGHT_NAMES` order."""
+
+
+@dataclasses.dataclass(frozen=True)
+class EvalTerm:
+    """One term of the evaluation: its weight and its feature (White's count minus Black's)."""
+
+    name: str
+    """The weight's name."""
+    weight: int
+    """The weight evaluated with."""
+    feature: int
+    """The feature: White's count minus Black's."""
 
 
 def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluation:
@@ -737,8 +506,9 @@ def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluati
     >>> evaluate(Board(), {"tempo": 0}).value
     0
     """
-    value, terms = _core.minichess_evaluate(_board_arg(board)._native, _weights_list(weights))
-    return Evaluation(value, tuple(EvalTerm(*t) for t in terms))
+    values = weight_values({} if weights is None else weights, DEFAULT_WEIGHTS)
+    value, features = Board._checked(board)._native.evaluate(values)
+    return Evaluation(value, tuple(EvalTerm(*t) for t in zip(WEIGHT_NAMES, values, features)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -756,47 +526,16 @@ class Samples:
     """The game's result for White: 1, 0.5 or 0."""
 
 
-def selfplay_samples(
-    games: int,
-    *,
-    nodes: int = 2000,
-    random_plies: int = 4,
-    seed: int = 0,
-    threads: int = 1,
-    weights: Mapping[str, int] | None = None,
+def _samples(
+    features: list[list[int]], plies: list[int] | None, white: list[bool], results: list[float]
 ) -> Samples:
-    """Plays *games* games of the player against itself (*nodes* per move, after *random_plies* random
-    moves from the start; game ``i`` always gets the same ones for a *seed*, whatever the *threads*) and
-    returns the positions a static evaluation can be fitted to: the side to move's king not attacked and
-    the move it chose quiet, each with the game's result. Ctrl-C stops and raises.
-
-    >>> s = selfplay_samples(2, nodes=200, seed=1)
-    >>> len(s.features) == len(s.results) > 10, set(s.results) <= {0.0, 0.5, 1.0}
-    (True, True)
-    """
-    features, plies, white, results = _core.minichess_selfplay(
-        games, nodes, random_plies, seed, threads, _weights_list(weights)
-    )
-    return Samples(features, plies, white, results)
+    return Samples(features, plies or [], white, results)
 
 
-def compare_weights(
-    a: Mapping[str, int],
-    b: Mapping[str, int],
-    pairs: int,
-    *,
-    nodes: int = 2000,
-    random_plies: int = 4,
-    seed: int = 0,
-    threads: int = 1,
-) -> list[tuple[float, float]]:
-    """Plays *pairs* pairs of games between the player with weights *a* and with *b* (names not given
-    keep their defaults), each pair from the same random opening with colours swapped, *nodes* per move;
-    returns *a*'s points in the two games of each pair (``camelpy.tools.stats`` turns them into Elo).
-
-    >>> results = compare_weights({}, {"queen": -900}, 2, nodes=300, seed=1)
-    >>> sum(a + b for a, b in results) >= 3
-    True
-    """
-    first, second = _full_weights(a), _full_weights(b)
-    return _core.minichess_compare(first, second, pairs, nodes, random_plies, seed, threads)
+_SELFPLAY = games.SelfPlay(Searcher, 4, _samples)
+selfplay_samples = _SELFPLAY.samples
+"""Plays games of the player against itself (4 random opening plies by default) and returns the positions
+a static evaluation can be fitted to: the side to move's king not attacked and the move it chose quiet,
+each with the game's result (:meth:`camelpy.games.SelfPlay.samples`)."""
+compare_weights = _SELFPLAY.compare
+"""Plays pairs of games between two sets of weights (:meth:`camelpy.games.SelfPlay.compare`)."""

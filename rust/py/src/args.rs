@@ -5,6 +5,8 @@
 //! `ValueError` naming the argument, its range and the value for an integer out of range (never
 //! `OverflowError`, never a panic).
 
+use std::time::Duration;
+
 use camelpy_core::{search::limits::SearchLimits, Position};
 use pyo3::{
     exceptions::{PyTypeError, PyValueError},
@@ -33,6 +35,21 @@ pub const MAX_SEARCH_DEPTH: u64 = i32::MAX as u64;
 pub const MAX_BENCH_DEPTH: u64 = 64;
 /// Deepest perft accepted; depth 15 from the start position is about 2e21 leaves, far beyond any run.
 pub const MAX_PERFT_DEPTH: u64 = 15;
+
+/// Longest time limit accepted, in seconds (a year: anything longer is a mistake, and
+/// `Duration::from_secs_f64` must never see a value it cannot hold).
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// `seconds` as a duration, for the argument called `name`: finite, at least 0, at most a year.
+pub fn seconds_arg(seconds: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(PyValueError::new_err(format!(
+            "{name} must be a number of seconds between 0 and {MAX_SECONDS}, got {s}"
+        ))),
+    }
+}
 
 /// The depth, node and mate limits of a search (each optional), checked by [`int_arg`]'s rule.
 pub fn search_limits(
