@@ -30,10 +30,10 @@ from pathlib import Path
 import camelpy.data
 import chess.engine
 from camelpy import cluster
+from camelpy.arena.engines import parse_engine
+from camelpy.arena.match import run_match
+from camelpy.arena.openings import load_openings
 from camelpy.batch import analyse_many
-from camelpy.tools.engines import parse_engine
-from camelpy.tools.match import run_match
-from camelpy.tools.openings import load_openings
 
 BALANCED_EPD = Path(__file__).resolve().parent.parent / "tests" / "data" / "balanced.epd"
 CAMELPY = f"{shlex.quote(sys.executable)} -m camelpy"
