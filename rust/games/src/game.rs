@@ -1,11 +1,41 @@
-//! [`Game`]: what the search needs to know about a two-player, zero-sum, perfect-information game.
+//! What a game gives the framework: [`Rules`], the game as its rules keep it (what self-play plays and
+//! a search is asked about), and [`Game`], the position the search walks through, with its evaluation.
 
-use std::fmt;
+use std::{fmt, ops::Deref};
 
-use camelpy_core::{tt::TableMove, Value};
+use camelpy_core::{tt::TableMove, Score, Value};
+
+/// A game as its rules keep it: a position with the moves that led to it, from which a search starts
+/// and on which self-play plays. Two players, the first to move first.
+pub trait Rules: Clone + Send {
+    /// A move.
+    type Move: Copy;
+    /// A list of moves.
+    type Moves: Deref<Target = [Self::Move]>;
+    /// What chooses the start position and the rules (Leiserchess's rule set; `()` for a game that has
+    /// one).
+    type Variant: Copy + Send + Sync;
+
+    /// The start position of `variant`, no move played.
+    fn start(variant: Self::Variant) -> Self;
+
+    /// The moves the rules allow here, in the game's order; none once the game is over.
+    fn legal_moves(&self) -> Self::Moves;
+
+    /// Plays `mv`, one of [`Rules::legal_moves`], without checking it.
+    fn push_unchecked(&mut self, mv: Self::Move);
+
+    /// Whether the first player (the one who moves at the start) is to move.
+    fn first_to_move(&self) -> bool;
+
+    /// The first player's points once the game is over (1 a win, 0.5 a draw, 0 a loss); `None` while
+    /// it goes on.
+    fn first_player_points(&self) -> Option<f32>;
+}
 
 /// A game the [`Searcher`](crate::Searcher) can search: a position with make/unmake, seen from the side
-/// to move. Values are centipawn-like `Value`s from the side to move's point of view; a won or lost
+/// to move, made from the game's [`Rules`] position and the evaluation's weights; and what self-play
+/// keeps of a position for the tuner (its evaluation features). Values are centipawn-like `Value`s from the side to move's point of view; a won or lost
 /// game is scored as the core scores mate (`camelpy_core::types::mate_in(ply)` /
 /// `mated_in(ply)`), so the search prefers the quickest win and the slowest loss. A game is `Clone`
 /// and `Send`: each helper thread of a parallel search plays on its own copy.
@@ -15,6 +45,30 @@ pub trait Game: Clone + Send {
 
     /// Slots in the history table; [`Game::history_index`] is below this.
     const HISTORY_SLOTS: usize;
+
+    /// The game as its rules keep it, that a search is asked about.
+    type Position: Rules<Move = Self::Move>;
+
+    /// The evaluation's weights (a run-time table that a tuner fits).
+    type Weights: Copy + Default + Send + Sync;
+
+    /// A position's evaluation features: the coefficients of the weights, for the tuner.
+    type Features: Copy + Send;
+
+    /// Self-play calls a game still going after this many plies a draw (for a game whose rules may not
+    /// end it). Default: never.
+    const SELFPLAY_MAX_PLIES: usize = usize::MAX;
+
+    /// The game to search at `position`, evaluated with `weights`.
+    fn from_position(position: &Self::Position, weights: Self::Weights) -> Self;
+
+    /// The evaluation features of `position`.
+    fn features(position: &Self::Position) -> Self::Features;
+
+    /// Whether self-play keeps `position` as a tuning sample, `mv` being the move the search chose and
+    /// `score` its value: a position whose value hangs on a capture or a threat is not what a static
+    /// evaluation should be fitted to.
+    fn is_tuning_sample(position: &Self::Position, mv: Self::Move, score: Score) -> bool;
 
     /// A hash of everything that decides the position's value (pieces, side to move, and anything else
     /// the rules depend on, such as a ply counter that ends the game).

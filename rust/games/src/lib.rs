@@ -2,11 +2,21 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod error;
+pub mod eval;
 mod game;
 mod parallel;
+pub mod perft;
 mod search;
+pub mod selfplay;
+mod sides;
+pub mod zobrist;
 
 pub use camelpy_core::{tt::TableMove, Score, Value};
-pub use game::Game;
+pub use error::{IllegalMoveError, MoveError, ParseMoveError, ParsePositionError, Wording};
+pub use game::{Game, Rules};
 pub use parallel::in_parallel;
+pub use perft::Perft;
 pub use search::{Iteration, Limits, SearchResult, Searcher, HISTORY_MAX, MAX_THREADS};
+pub use selfplay::{Sample, SelfPlaySettings};
+pub use zobrist::ZobristKeys;

@@ -23,7 +23,7 @@ use camelpy_core::{
     AllocError, Score, Value,
 };
 
-use crate::game::Game;
+use crate::game::{Game, Rules};
 
 /// Largest magnitude of a history score (the core's, with the same gravity).
 pub const HISTORY_MAX: i32 = CORE_HISTORY_MAX;
@@ -100,8 +100,9 @@ pub struct SearchResult<M> {
     pub info: Iteration<M>,
 }
 
-/// A searcher: the table, shared by its threads, and each thread's ordering tables, kept from search
-/// to search (call [`Searcher::clear`] for a new game).
+/// A game's searcher: the table, shared by its threads, each thread's ordering tables, kept from search
+/// to search (call [`Searcher::clear`] for a new game), and the evaluation's weights. Each game names
+/// its own (`camelpy_minichess::search::MiniSearcher`, `camelpy_leiserchess::search::LeiserSearcher`).
 ///
 /// With more than one thread ([`Searcher::set_threads`]) a search is LazySMP, as chess's
 /// (`camelpy_core::threads`): the helpers search the same game on their own copies, sharing only the
@@ -111,6 +112,8 @@ pub struct Searcher<G: Game> {
     tt: TranspositionTable<G::Move>,
     /// The main thread's state first, then each helper's.
     workers: Vec<Worker<G>>,
+    /// The weights every search evaluates with.
+    pub weights: G::Weights,
 }
 
 /// One thread's search state: ordering tables, buffers and counters.
@@ -134,10 +137,14 @@ struct Worker<G: Game> {
 pub const MAX_THREADS: usize = 256;
 
 impl<G: Game> Searcher<G> {
-    /// A searcher with a table of about `hash_mb` MiB and one thread (an error, not an abort, if that
-    /// much memory is not available).
+    /// A searcher with a table of about `hash_mb` MiB, one thread and the default weights (an error,
+    /// not an abort, if that much memory is not available).
     pub fn new(hash_mb: usize) -> Result<Searcher<G>, AllocError> {
-        Ok(Searcher { tt: TranspositionTable::new(hash_mb)?, workers: vec![Worker::new()?] })
+        Ok(Searcher {
+            tt: TranspositionTable::new(hash_mb)?,
+            workers: vec![Worker::new()?],
+            weights: G::Weights::default(),
+        })
     }
 
     /// Searches with `threads` threads from now on (clamped to 1..=[`MAX_THREADS`]); new helpers start
@@ -167,10 +174,30 @@ impl<G: Game> Searcher<G> {
         }
     }
 
+    /// Searches `position` within `limits` (see [`Limits`]) with the searcher's weights, calling
+    /// `on_iteration` after every finished iteration of the main thread; `stop` ends the search early
+    /// when it becomes true. The best move is `None` only when the game is over: a game the rules have
+    /// ended (by a repetition, say) has none, whatever the search would find.
+    pub fn search(
+        &mut self,
+        position: &G::Position,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_iteration: impl FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let mut game = G::from_position(position, self.weights);
+        if position.first_player_points().is_some() {
+            let mut result = self.search_game(&mut game, Limits { depth: Some(1), ..limits }, stop, |_| {});
+            result.best_move = None;
+            return result;
+        }
+        self.search_game(&mut game, limits, stop, on_iteration)
+    }
+
     /// Searches `game` within `limits`, calling `on_iteration` after every finished iteration of the
     /// main thread; `stop` ends the search early when it becomes true. The game is left as it was
     /// given.
-    pub fn search(
+    pub fn search_game(
         &mut self,
         game: &mut G,
         limits: Limits,

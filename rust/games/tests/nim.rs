@@ -1,11 +1,16 @@
-//! The search on the smallest game with a known answer: Nim with one heap, where a move takes 1, 2 or
-//! 3 stones and taking the last stone wins. A heap of `n` is lost for the side to move exactly when
-//! `n % 4 == 0`, and the winning move takes `n % 4`.
+//! The framework on the smallest game with a known answer: Nim with one heap, where a move takes 1, 2
+//! or 3 stones and taking the last stone wins. A heap of `n` is lost for the side to move exactly when
+//! `n % 4 == 0`, and the winning move takes `n % 4`. Nim provides what any game provides ([`Rules`],
+//! [`Game`], [`Perft`]) and gets the search, self-play and perft.
 
 use std::sync::atomic::AtomicBool;
 
 use camelpy_core::types::{mate_in, mated_in};
-use camelpy_games::{Game, Limits, Score, Searcher, TableMove, Value};
+use camelpy_games::{
+    perft::{divide, perft},
+    selfplay::{compare, samples},
+    Game, Limits, Perft, Rules, Score, Searcher, SelfPlaySettings, TableMove, Value,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Take(u8);
@@ -25,9 +30,62 @@ struct Nim {
     taken: Vec<u8>,
 }
 
+impl Rules for Nim {
+    type Move = Take;
+    type Moves = Vec<Take>;
+    /// The heap at the start.
+    type Variant = u32;
+
+    fn start(heap: u32) -> Nim {
+        Nim { heap, taken: Vec::new() }
+    }
+    fn legal_moves(&self) -> Vec<Take> {
+        (1..=3).filter(|&k| k <= self.heap).map(|k| Take(k as u8)).collect()
+    }
+    fn push_unchecked(&mut self, mv: Take) {
+        self.play(mv);
+    }
+    fn first_to_move(&self) -> bool {
+        self.taken.len().is_multiple_of(2)
+    }
+    fn first_player_points(&self) -> Option<f32> {
+        // Whoever took the last stone won: the first player if it made the last move.
+        (self.heap == 0).then_some(if self.first_to_move() { 0.0 } else { 1.0 })
+    }
+}
+
+impl Perft for Nim {
+    type Move = Take;
+    type Moves = Vec<Take>;
+    fn perft_moves(&self) -> Vec<Take> {
+        self.legal_moves()
+    }
+    fn perft_play(&mut self, mv: Take) {
+        self.play(mv);
+    }
+    fn perft_undo(&mut self) {
+        self.undo();
+    }
+}
+
 impl Game for Nim {
     type Move = Take;
     const HISTORY_SLOTS: usize = 4;
+    type Position = Nim;
+    /// Nim's evaluation has nothing to weigh.
+    type Weights = ();
+    /// The stones left.
+    type Features = [i32; 1];
+
+    fn from_position(position: &Nim, _: ()) -> Nim {
+        position.clone()
+    }
+    fn features(position: &Nim) -> [i32; 1] {
+        [position.heap as i32]
+    }
+    fn is_tuning_sample(_: &Nim, _: Take, score: Score) -> bool {
+        matches!(score, Score::Mate(_))
+    }
 
     fn key(&self) -> u64 {
         u64::from(self.heap).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
@@ -85,7 +143,7 @@ fn solve(threads: usize) {
     assert_eq!(searcher.threads(), threads);
     for heap in 1..=30u32 {
         let mut game = Nim { heap, taken: Vec::new() };
-        let result = searcher.search(
+        let result = searcher.search_game(
             &mut game,
             Limits { depth: Some(40), ..Limits::default() },
             &AtomicBool::new(false),
@@ -109,7 +167,7 @@ fn limits_and_the_stop_flag() {
     let mut searcher: Searcher<Nim> = Searcher::new(1).unwrap();
     let mut game = Nim { heap: 200, taken: Vec::new() };
     let mut depths = Vec::new();
-    let r = searcher.search(
+    let r = searcher.search_game(
         &mut game,
         Limits { depth: Some(5), ..Limits::default() },
         &AtomicBool::new(false),
@@ -118,19 +176,63 @@ fn limits_and_the_stop_flag() {
     assert_eq!(depths, [1, 2, 3, 4, 5]);
     assert_eq!(r.info.depth, 5);
     // A raised stop flag: depth 1 still finishes, so there is always a move (and helpers stop too).
-    let r = searcher.search(&mut game, Limits::default(), &AtomicBool::new(true), |_| {});
+    let r = searcher.search_game(&mut game, Limits::default(), &AtomicBool::new(true), |_| {});
     assert!(r.best_move.is_some());
     searcher.set_threads(2).unwrap();
-    let r = searcher.search(&mut game, Limits::default(), &AtomicBool::new(true), |_| {});
+    let r = searcher.search_game(&mut game, Limits::default(), &AtomicBool::new(true), |_| {});
     assert!(r.best_move.is_some());
     searcher.set_threads(1).unwrap();
     assert_eq!(game.heap, 200);
     // A node limit ends the search.
     let r = searcher.search(
-        &mut game,
+        &game,
         Limits { nodes: Some(5_000), ..Limits::default() },
         &AtomicBool::new(false),
         |_| {},
     );
     assert!(r.info.nodes < 50_000, "{}", r.info.nodes);
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let mut searcher: Searcher<Nim> = Searcher::new(1).unwrap();
+    let over = Nim { heap: 0, taken: vec![3] };
+    let r = searcher.search(
+        &over,
+        Limits { depth: Some(5), ..Limits::default() },
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    assert_eq!((r.best_move, r.info.score), (None, Score::from_value(mated_in(0))));
+}
+
+#[test]
+fn perft_counts_the_sequences_of_takes() {
+    // From 4 stones: 1+1+1+1 is the only sequence of four takes; 1+3, 2+2, 3+1 end at depth 2.
+    let mut nim = Nim::start(4);
+    assert_eq!((0..=4).map(|d| perft(&mut nim, d)).collect::<Vec<_>>(), [1, 3, 6, 4, 1]);
+    assert_eq!(divide(&mut nim, 2), [(Take(1), 3), (Take(2), 2), (Take(3), 1)]);
+    assert!(nim.taken.is_empty());
+}
+
+#[test]
+fn self_play_knows_who_wins_nim() {
+    // A heap of 9 after one random take (8, 7 or 6 left): a perfect player wins unless left 8.
+    let settings = SelfPlaySettings { nodes: 2_000, random_plies: 1, seed: 3, threads: 1 };
+    let go = AtomicBool::new(false);
+    let kept = samples::<Nim>(6, (), &settings, 9, &go).unwrap();
+    let two = samples::<Nim>(6, (), &SelfPlaySettings { threads: 2, ..settings }, 9, &go).unwrap();
+    assert_eq!(kept, two);
+    for s in &kept {
+        // The player to move at a heap of 4k loses; the result is the first player's.
+        let mover_wins = s.features[0] % 4 != 0;
+        assert_eq!(s.result, if mover_wins == s.first_to_move { 1.0 } else { 0.0 }, "{s:?}");
+        assert!(s.ply >= 1);
+    }
+    assert!(!kept.is_empty());
+    // The same player on both sides: the pair's results follow the opening, whoever is first.
+    for [first, second] in compare::<Nim>(4, (), (), &settings, 9, &go).unwrap() {
+        assert_eq!(first + second, 1.0);
+    }
+    assert!(compare::<Nim>(4, (), (), &settings, 9, &AtomicBool::new(true)).unwrap().is_empty());
 }

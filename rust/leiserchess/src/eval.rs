@@ -8,6 +8,8 @@
 //! (room to dodge); the squares one's laser covers now (it threatens what stands there); and the
 //! tempo.
 
+use camelpy_games::eval::{for_side_to_move, weighted_sum};
+
 use crate::{
     board::Board,
     types::{Color, Kind, Square, NEIGHBOURS},
@@ -169,10 +171,12 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
 
 /// The static evaluation of `board` for the side to move, in centipawns (a pawn is 100).
 pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
-    let f = features(board);
-    let tangerine: i32 = weights.0.iter().zip(f).take(TEMPO).map(|(w, x)| w * x).sum();
-    let us = if board.side_to_move() == Color::Tangerine { tangerine } else { -tangerine };
-    us + weights.0[TEMPO]
+    let (w, f) = (&weights.0, features(board));
+    for_side_to_move(
+        weighted_sum(&w[..TEMPO], &f[..TEMPO]),
+        board.side_to_move() == Color::Tangerine,
+        w[TEMPO],
+    )
 }
 
 #[cfg(test)]

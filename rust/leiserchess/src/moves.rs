@@ -166,7 +166,7 @@ impl FromStr for Move {
     /// Reads the notation above (a well-formed move: whether the position allows it is
     /// [`crate::Position::illegality`]'s question).
     fn from_str(text: &str) -> Result<Move, ParseMoveError> {
-        let err = || ParseMoveError { text: text.to_string() };
+        let err = || ParseMoveError::new(text);
         if !text.is_ascii() {
             return Err(err());
         }

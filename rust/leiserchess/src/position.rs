@@ -113,11 +113,7 @@ impl Position {
     /// unchanged.
     pub fn push(&mut self, mv: Move) -> Result<TurnReport, IllegalMoveError> {
         if let Some(reason) = self.illegality(mv) {
-            return Err(IllegalMoveError {
-                text: mv.to_string(),
-                reason: reason.to_string(),
-                fen: self.board.fen(),
-            });
+            return Err(IllegalMoveError::new(mv.to_string(), Some(reason.to_string()), self.board.fen()));
         }
         Ok(self.push_unchecked(mv))
     }

@@ -1,5 +1,6 @@
 //! The Leiserchess player's search: `camelpy-games`'s [`Searcher`] over the game's boards with the
-//! [`evaluate`] evaluation.
+//! [`evaluate`] evaluation ([`LeiserSearcher`]), and what the framework needs of Leiserchess: its
+//! rules (on the [`Position`]) and the [`Game`] the search walks through ([`SearchGame`]).
 //!
 //! The rules enter the tree here: a hit king is a won or lost game (the shooter's own king too), Ko
 //! removes moves (every move is made once to test it, which also tells which moves are noisy: those
@@ -21,20 +22,19 @@
 //! assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
 //! ```
 
-use std::sync::atomic::AtomicBool;
-
 use camelpy_core::{
     types::{mate_in, mated_in, VALUE_DRAW},
-    AllocError, Value,
+    Value,
 };
-use camelpy_games::{Game, Searcher};
+use camelpy_games::{Game, Rules as GameRules, Score, Searcher};
 pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
     board::{Board, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
-    eval::{evaluate, Weights},
+    eval::{evaluate, features, Weights, NUM_WEIGHTS},
     moves::Move,
     position::Position,
+    selfplay::MAX_GAME_PLIES,
     types::{Color, Kind},
 };
 
@@ -103,10 +103,64 @@ impl SearchGame {
     }
 }
 
+/// Leiserchess's rules for the framework: a [`Position`] keeps the boards (for Ko and repetitions)
+/// and the result.
+impl GameRules for Position {
+    type Move = Move;
+    type Moves = Vec<Move>;
+    /// The rule set, 2016 or 2018.
+    type Variant = Rules;
+
+    fn start(rules: Rules) -> Position {
+        Position::start(rules)
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self)
+    }
+
+    fn push_unchecked(&mut self, mv: Move) {
+        Position::push_unchecked(self, mv);
+    }
+
+    fn first_to_move(&self) -> bool {
+        self.board().side_to_move() == Color::Tangerine
+    }
+
+    fn first_player_points(&self) -> Option<f32> {
+        self.outcome().map(|o| match o.winner {
+            Some(Color::Tangerine) => 1.0,
+            Some(Color::Lavender) => 0.0,
+            None => 0.5,
+        })
+    }
+}
+
 impl Game for SearchGame {
     type Move = Move;
 
     const HISTORY_SLOTS: usize = 2 << 16;
+
+    type Position = Position;
+    type Weights = Weights;
+    type Features = [i32; NUM_WEIGHTS];
+
+    const SELFPLAY_MAX_PLIES: usize = MAX_GAME_PLIES;
+
+    fn from_position(position: &Position, weights: Weights) -> SearchGame {
+        SearchGame::new(position, weights)
+    }
+
+    fn features(position: &Position) -> [i32; NUM_WEIGHTS] {
+        features(position.board())
+    }
+
+    /// A position whose searched best move is quiet (it zaps nothing: a position whose value hangs on
+    /// a shot is not what a static evaluation should be fitted to) and whose score is no proven win or
+    /// loss.
+    fn is_tuning_sample(position: &Position, mv: Move, score: Score) -> bool {
+        !Self::is_noisy_report(&position.board().after(mv).1) && matches!(score, Score::Cp(_))
+    }
 
     #[inline]
     fn key(&self) -> u64 {
@@ -194,61 +248,15 @@ impl Game for SearchGame {
     }
 }
 
-/// The Leiserchess searcher: a table kept between searches, and the evaluation's weights.
-pub struct LeiserSearcher {
-    searcher: Searcher<SearchGame>,
-    /// The weights every search evaluates with.
-    pub weights: Weights,
-}
-
-impl LeiserSearcher {
-    /// A searcher with a table of about `hash_mb` MiB and the default weights.
-    pub fn new(hash_mb: usize) -> Result<LeiserSearcher, AllocError> {
-        Ok(LeiserSearcher { searcher: Searcher::new(hash_mb)?, weights: Weights::default() })
-    }
-
-    /// Searches on `threads` threads from now on (LazySMP over the shared table; clamped to
-    /// 1..=[`camelpy_games::MAX_THREADS`]).
-    ///
-    /// # Errors
-    /// If a new thread's tables cannot be allocated (the threads stay as they were).
-    pub fn set_threads(&mut self, threads: usize) -> Result<(), AllocError> {
-        self.searcher.set_threads(threads)
-    }
-
-    /// The threads a search runs on.
-    pub fn threads(&self) -> usize {
-        self.searcher.threads()
-    }
-
-    /// Forgets what earlier searches learnt (for a new game).
-    pub fn clear(&mut self) {
-        self.searcher.clear();
-    }
-
-    /// Searches the game `position` within `limits`; `on_iteration` sees every finished iteration;
-    /// `stop` ends the search early. The best move is `None` only when the game is over.
-    pub fn search(
-        &mut self,
-        position: &Position,
-        limits: Limits,
-        stop: &AtomicBool,
-        on_iteration: impl FnMut(&Iteration<Move>),
-    ) -> SearchResult<Move> {
-        let mut game = SearchGame::new(position, self.weights);
-        if position.outcome().is_some() {
-            // A finished game (a third repetition, say) has no move, whatever the search would find.
-            let mut result =
-                self.searcher.search(&mut game, Limits { depth: Some(1), ..limits }, stop, |_| {});
-            result.best_move = None;
-            return result;
-        }
-        self.searcher.search(&mut game, limits, stop, on_iteration)
-    }
-}
+/// The Leiserchess searcher: the framework's [`Searcher`] over [`SearchGame`], a table kept between
+/// searches and the evaluation's weights (`weights`); [`Searcher::search`] takes a [`Position`] (the
+/// game with its history: a finished game, by a third repetition say, has no move).
+pub type LeiserSearcher = Searcher<SearchGame>;
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
 
     fn search(fen: &str, depth: i32) -> SearchResult<Move> {

@@ -1,44 +1,48 @@
 //! Self-play: games of the player against itself or another set of weights, for tuning data and for
-//! comparing two evaluations (as MiniChess's `selfplay`, on the same [`in_parallel`]).
-//!
-//! A game starts from the start position plus `random_plies` random legal moves (seeded: game `i` of
-//! a run seeded `s` always gets the same ones, whichever thread plays it), then each side searches a
-//! fixed number of nodes per move (so a game is reproducible) until the game ends by its rules or
-//! reaches [`MAX_GAME_PLIES`] (a draw, as `camelpy leiserchess match`'s `--max-plies` default).
-//! Tuning samples are the positions after the random plies whose searched best move is quiet (it zaps
-//! nothing: a position whose value hangs on a shot is not what a static evaluation should be fitted
-//! to) and whose score is no proven win or loss, each labelled with the game's result.
+//! comparing two evaluations — the games framework's (`camelpy_games::selfplay`, as MiniChess's), from
+//! the start of either rule set. A game still going after [`MAX_GAME_PLIES`] is a draw (as
+//! `camelpy leiserchess match`'s `--max-plies` default). Tuning samples are the positions after the
+//! random plies whose searched best move is quiet (it zaps nothing: a position whose value hangs on a
+//! shot is not what a static evaluation should be fitted to) and whose score is no proven win or loss,
+//! each labelled with the game's result.
 
 use std::sync::atomic::AtomicBool;
 
-use camelpy_core::{data::SplitMix64, AllocError};
-use camelpy_games::{in_parallel, Score};
+use camelpy_core::AllocError;
+use camelpy_games::selfplay;
 
 use crate::{
     board::Rules,
-    eval::{features, Weights, NUM_WEIGHTS},
-    position::Position,
-    search::{LeiserSearcher, Limits},
-    types::Color,
+    eval::{Weights, NUM_WEIGHTS},
+    search::SearchGame,
 };
 
 /// A self-play game still going after this many plies is a draw (the 2016 rules have no quiet-move
 /// draw, and two equal players can shuffle for long without repeating).
 pub const MAX_GAME_PLIES: usize = 400;
 
-/// How self-play games are played.
+/// How self-play games are played: the rule set, and the framework's settings
+/// ([`selfplay::SelfPlaySettings`]) spelt out beside it, so that the settings are one flat record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SelfPlaySettings {
-    /// Nodes searched per move.
-    pub nodes: u64,
-    /// Random legal moves from the start before the searches take over.
-    pub random_plies: u32,
-    /// The run's seed.
-    pub seed: u64,
-    /// Threads playing games at once (the results do not depend on it).
-    pub threads: usize,
-    /// The rule set.
+    /// The rule set of every game.
     pub rules: Rules,
+    /// The nodes of each move's search.
+    pub nodes: u64,
+    /// How many random legal moves open each game.
+    pub random_plies: u32,
+    /// The seed of the random openings.
+    pub seed: u64,
+    /// How many games are played at once (the results do not depend on it).
+    pub threads: usize,
+}
+
+impl SelfPlaySettings {
+    /// The settings the framework plays by (all but the rules).
+    fn framework(&self) -> selfplay::SelfPlaySettings {
+        let SelfPlaySettings { nodes, random_plies, seed, threads, rules: _ } = *self;
+        selfplay::SelfPlaySettings { nodes, random_plies, seed, threads }
+    }
 }
 
 /// One tuning position.
@@ -52,61 +56,6 @@ pub struct Sample {
     pub result: f32,
 }
 
-/// The table each game's searchers use, in MiB (a fixed-node search of a few thousand nodes).
-const GAME_HASH_MB: usize = 2;
-
-/// A searcher for one self-play game, evaluating with `weights` (its table allocated once already by
-/// the caller's check, so this does not fail short of memory exhaustion mid-run).
-fn game_searcher(weights: Weights) -> LeiserSearcher {
-    let mut searcher = LeiserSearcher::new(GAME_HASH_MB).expect("allocated once already");
-    searcher.weights = weights;
-    searcher
-}
-
-/// Tangerine's points in a game that ended (or stopped at [`MAX_GAME_PLIES`]: a draw).
-fn tangerine_points(game: &Position) -> f32 {
-    match game.outcome().and_then(|o| o.winner) {
-        Some(Color::Tangerine) => 1.0,
-        Some(Color::Lavender) => 0.0,
-        None => 0.5,
-    }
-}
-
-/// Plays game `index` of a run: Tangerine searches with `tangerine`, Lavender with `lavender`, each
-/// table cleared first; `on_position` sees every position a side searched (after the random plies),
-/// whether its best move was quiet, and the search's score. Returns the finished game.
-fn play_game(
-    tangerine: &mut LeiserSearcher,
-    lavender: &mut LeiserSearcher,
-    settings: &SelfPlaySettings,
-    index: u64,
-    mut on_position: impl FnMut(&Position, bool, Score),
-) -> Position {
-    let mut rng = SplitMix64::for_game(settings.seed, index);
-    let mut game = Position::start(settings.rules);
-    for _ in 0..settings.random_plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.push_unchecked(moves[rng.below(moves.len())]);
-    }
-    tangerine.clear();
-    lavender.clear();
-    let limits = Limits { nodes: Some(settings.nodes), ..Limits::default() };
-    let no_stop = AtomicBool::new(false);
-    while game.outcome().is_none() && game.moves().len() < MAX_GAME_PLIES {
-        let searcher =
-            if game.board().side_to_move() == Color::Tangerine { &mut *tangerine } else { &mut *lavender };
-        let result = searcher.search(&game, limits, &no_stop, |_| {});
-        let mv = result.best_move.expect("a game in progress has a move");
-        let report = game.board().after(mv).1;
-        on_position(&game, report.zapped == 0 && report.king_hit.is_none(), result.info.score);
-        game.push_unchecked(mv);
-    }
-    game
-}
-
 /// Tuning samples from `games` self-play games of `weights` against themselves (fewer if `stop` is
 /// raised: the games finished by then), in game order.
 ///
@@ -118,25 +67,11 @@ pub fn samples(
     settings: &SelfPlaySettings,
     stop: &AtomicBool,
 ) -> Result<Vec<Sample>, AllocError> {
-    // Allocate up front so that a failure is an error, not a panic in a thread.
-    LeiserSearcher::new(GAME_HASH_MB)?;
-    let per_game = in_parallel(games, settings.threads, stop, |index| {
-        let (mut searcher, mut other) = (game_searcher(weights), game_searcher(weights));
-        let mut kept = Vec::new();
-        let end = play_game(&mut searcher, &mut other, settings, index, |game, quiet, score| {
-            if quiet && matches!(score, Score::Cp(_)) {
-                kept.push(Sample {
-                    features: features(game.board()),
-                    tangerine_to_move: game.board().side_to_move() == Color::Tangerine,
-                    result: 0.0,
-                });
-            }
-        });
-        let result = tangerine_points(&end);
-        kept.iter_mut().for_each(|s| s.result = result);
-        kept
-    });
-    Ok(per_game.into_iter().flatten().flatten().collect())
+    let kept = selfplay::samples::<SearchGame>(games, weights, &settings.framework(), settings.rules, stop)?;
+    Ok(kept
+        .into_iter()
+        .map(|s| Sample { features: s.features, tangerine_to_move: s.first_to_move, result: s.result })
+        .collect())
 }
 
 /// Plays `pairs` pairs of games between weights `a` and `b` (each pair from the same random opening,
@@ -152,15 +87,7 @@ pub fn compare(
     settings: &SelfPlaySettings,
     stop: &AtomicBool,
 ) -> Result<Vec<[f32; 2]>, AllocError> {
-    LeiserSearcher::new(GAME_HASH_MB)?;
-    let results = in_parallel(pairs, settings.threads, stop, |pair| {
-        let (mut first, mut second) = (game_searcher(a), game_searcher(b));
-        let a_first = tangerine_points(&play_game(&mut first, &mut second, settings, pair, |_, _, _| {}));
-        let a_second =
-            1.0 - tangerine_points(&play_game(&mut second, &mut first, settings, pair, |_, _, _| {}));
-        [a_first, a_second]
-    });
-    Ok(results.into_iter().flatten().collect())
+    selfplay::compare::<SearchGame>(pairs, a, b, &settings.framework(), settings.rules, stop)
 }
 
 #[cfg(test)]

@@ -9,35 +9,17 @@ pub const WIDTH: u8 = 8;
 /// Squares on the board.
 pub const NUM_SQUARES: usize = 64;
 
-/// A side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Color {
-    /// Moves first; upper case in FEN; `W` as the side to move.
-    Tangerine = 0,
-    /// Lower case in FEN; `B` as the side to move.
-    Lavender = 1,
+camelpy_games::two_sides! {
+    /// A side.
+    pub enum Color {
+        /// Moves first; upper case in FEN; `W` as the side to move.
+        Tangerine,
+        /// Lower case in FEN; `B` as the side to move.
+        Lavender,
+    }
 }
 
 impl Color {
-    /// Both sides, Tangerine first.
-    pub const ALL: [Color; 2] = [Color::Tangerine, Color::Lavender];
-
-    /// The other side.
-    #[inline]
-    pub const fn flip(self) -> Color {
-        match self {
-            Color::Tangerine => Color::Lavender,
-            Color::Lavender => Color::Tangerine,
-        }
-    }
-
-    /// 0 for Tangerine, 1 for Lavender.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
     /// The FEN letter of the side to move: `W` or `B`.
     pub const fn letter(self) -> char {
         match self {

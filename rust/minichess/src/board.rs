@@ -431,7 +431,7 @@ impl Board {
     /// Plays `mv` if it is legal; otherwise leaves the board unchanged and says why.
     pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
         if !self.is_legal(mv) {
-            return Err(IllegalMoveError { mv: mv.to_string(), board: self.to_text() });
+            return Err(IllegalMoveError::new(mv.to_string(), None, self.to_text()));
         }
         self.play_unchecked(mv);
         Ok(())

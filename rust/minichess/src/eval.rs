@@ -6,6 +6,8 @@
 //! rule ([`PieceType::value`]) weighs more the closer the game is to ply 50, where it decides the game
 //! (`count × ply / 50`), so the evaluation drifts from "what wins a long game" to "what wins the count".
 
+use camelpy_games::eval::{for_side_to_move, weighted_sum};
+
 use crate::{
     attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks},
     bitboard::Bitboard,
@@ -51,7 +53,7 @@ const NEAR_QUEEN: usize = 6;
 const CENTRE: usize = 7;
 const MOBILITY: usize = 8;
 const KING_PRESSURE: usize = 9;
-/// The index of the count feature (scaled by the ply).
+/// The index of the count feature (scaled by the ply; the plain terms come before it).
 pub const COUNT: usize = 10;
 /// The index of the tempo feature (always 1 for the side to move).
 pub const TEMPO: usize = 11;
@@ -125,16 +127,10 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
 
 /// The static evaluation of `board` for the side to move, in centipawns.
 pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
-    let f = features(board);
-    let mut white = 0;
-    for (i, (w, x)) in weights.0.iter().zip(f).enumerate() {
-        if i != COUNT && i != TEMPO {
-            white += w * x;
-        }
-    }
-    white += weights.0[COUNT] * f[COUNT] * board.ply().min(MAX_PLIES) as i32 / MAX_PLIES as i32;
-    let us = if board.side_to_move() == Color::White { white } else { -white };
-    us + weights.0[TEMPO]
+    let (w, f) = (&weights.0, features(board));
+    let count = w[COUNT] * f[COUNT] * board.ply().min(MAX_PLIES) as i32 / MAX_PLIES as i32;
+    let white = weighted_sum(&w[..COUNT], &f[..COUNT]) + count;
+    for_side_to_move(white, board.side_to_move() == Color::White, w[TEMPO])
 }
 
 #[cfg(test)]

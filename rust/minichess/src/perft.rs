@@ -2,63 +2,40 @@
 //! the move list). Finished games are leaves of no deeper tree: a king capture or the 50th ply stops a
 //! line, as a mate does in chess.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+pub use camelpy_games::perft::{divide, perft, perft_interruptible};
+use camelpy_games::Perft;
 
-use crate::{board::Board, types::Move};
+use crate::{
+    board::{Board, MoveList},
+    types::Move,
+};
 
-/// Leaves `depth` plies below `board` (1 at depth 0). The board is restored before returning.
-pub fn perft(board: &mut Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = board.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut nodes = 0;
-    for &mv in moves.iter() {
-        board.play_unchecked(mv);
-        nodes += perft(board, depth - 1);
-        board.undo();
-    }
-    nodes
-}
+/// Perft walks the legal moves by make/unmake (the framework's [`perft`], [`divide`] and
+/// [`perft_interruptible`] count).
+impl Perft for Board {
+    type Move = Move;
+    type Moves = MoveList;
 
-/// [`perft`] that gives up (`None`) once `stop` is set, checked before each root move and at every node
-/// two plies above the leaves (a few thousand nodes at most between checks).
-pub fn perft_interruptible(board: &mut Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if depth <= 2 {
-        return Some(perft(board, depth));
+    #[inline]
+    fn perft_moves(&self) -> MoveList {
+        self.legal_moves()
     }
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let mut nodes = 0;
-    for mv in board.legal_moves().iter().copied() {
-        board.play_unchecked(mv);
-        let n = perft_interruptible(board, depth - 1, stop);
-        board.undo();
-        nodes += n?;
-    }
-    Some(nodes)
-}
 
-/// Perft split by root move: each legal move with the leaves below it.
-pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
-    let moves = board.legal_moves();
-    moves
-        .iter()
-        .map(|&mv| {
-            board.play_unchecked(mv);
-            let n = perft(board, depth.saturating_sub(1));
-            board.undo();
-            (mv, n)
-        })
-        .collect()
+    #[inline]
+    fn perft_play(&mut self, mv: Move) {
+        self.play_unchecked(mv);
+    }
+
+    #[inline]
+    fn perft_undo(&mut self) {
+        self.undo();
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
     use super::*;
 
     /// Perft that also checks, at every node, that make/unmake restores the board and that the

@@ -1,5 +1,6 @@
 //! The MiniChess player's search: `camelpy-games`'s [`Searcher`] over a [`Board`] with the
-//! [`evaluate`] evaluation.
+//! [`evaluate`] evaluation ([`MiniSearcher`]), and what the framework needs of MiniChess: its
+//! [`Rules`] (on the [`Board`]) and the [`Game`] the search walks through ([`SearchGame`]).
 //!
 //! The game's rules enter the search here: a captured king is a won or lost game, the 50-ply count is
 //! decided inside the tree (a win or loss at that ply, or a draw), a side with no move loses, and the
@@ -21,19 +22,17 @@
 //! assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
 //! ```
 
-use std::sync::atomic::AtomicBool;
-
 use camelpy_core::{
     types::{mate_in, mated_in, VALUE_DRAW},
-    AllocError, Value,
+    Value,
 };
-use camelpy_games::{Game, Searcher, TableMove};
+use camelpy_games::{Game, Rules, Score, Searcher, TableMove};
 pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
-    board::Board,
-    eval::{evaluate, Weights},
-    types::{Move, PieceType, Square, NUM_SQUARES},
+    board::{Board, MoveList},
+    eval::{evaluate, features, Weights, NUM_WEIGHTS},
+    types::{Color, Move, PieceType, Square, NUM_SQUARES},
     zobrist::ply_key,
 };
 
@@ -63,19 +62,68 @@ const fn order_value(kind: PieceType) -> i32 {
     }
 }
 
+/// MiniChess's rules for the framework: a [`Board`] keeps its moves and its result.
+impl Rules for Board {
+    type Move = Move;
+    type Moves = MoveList;
+    /// One start, one set of rules.
+    type Variant = ();
+
+    fn start((): ()) -> Board {
+        Board::start()
+    }
+
+    fn legal_moves(&self) -> MoveList {
+        Board::legal_moves(self)
+    }
+
+    fn push_unchecked(&mut self, mv: Move) {
+        self.play_unchecked(mv);
+    }
+
+    fn first_to_move(&self) -> bool {
+        self.side_to_move() == Color::White
+    }
+
+    fn first_player_points(&self) -> Option<f32> {
+        self.outcome().map(|o| match o.winner {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        })
+    }
+}
+
 /// A board and the weights it is evaluated with: what the generic search plays on.
 #[derive(Clone)]
-pub struct Position {
+pub struct SearchGame {
     /// The board.
     pub board: Board,
     /// The evaluation's weights.
     pub weights: Weights,
 }
 
-impl Game for Position {
+impl Game for SearchGame {
     type Move = Move;
 
     const HISTORY_SLOTS: usize = 2 * NUM_SQUARES * NUM_SQUARES;
+
+    type Position = Board;
+    type Weights = Weights;
+    type Features = [i32; NUM_WEIGHTS];
+
+    fn from_position(board: &Board, weights: Weights) -> SearchGame {
+        SearchGame { board: board.clone(), weights }
+    }
+
+    fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
+        features(board)
+    }
+
+    /// A position where the side to move's king is not in danger and the searched best move is quiet.
+    fn is_tuning_sample(board: &Board, mv: Move, _: Score) -> bool {
+        !board.king_in_danger() && !board.is_noisy(mv)
+    }
 
     #[inline]
     fn key(&self) -> u64 {
@@ -165,48 +213,14 @@ impl Game for Position {
     }
 }
 
-/// The MiniChess searcher: a table kept between searches, and the evaluation's weights.
-pub struct MiniSearcher {
-    searcher: Searcher<Position>,
-    /// The weights every search evaluates with.
-    pub weights: Weights,
-}
-
-impl MiniSearcher {
-    /// A searcher with a table of about `hash_mb` MiB and the default weights.
-    pub fn new(hash_mb: usize) -> Result<MiniSearcher, AllocError> {
-        Ok(MiniSearcher { searcher: Searcher::new(hash_mb)?, weights: Weights::default() })
-    }
-
-    /// Searches on `threads` threads from now on (LazySMP over the shared table).
-    ///
-    /// # Errors
-    /// If a new thread's tables cannot be allocated (the threads stay as they were).
-    pub fn set_threads(&mut self, threads: usize) -> Result<(), AllocError> {
-        self.searcher.set_threads(threads)
-    }
-
-    /// Forgets what earlier searches learnt (for a new game).
-    pub fn clear(&mut self) {
-        self.searcher.clear();
-    }
-
-    /// Searches `board` within `limits` (see [`Limits`]); `on_iteration` sees every finished
-    /// iteration; `stop` ends the search early. The best move is `None` only when the game is over.
-    pub fn search(
-        &mut self,
-        board: &Board,
-        limits: Limits,
-        stop: &AtomicBool,
-        on_iteration: impl FnMut(&Iteration<Move>),
-    ) -> SearchResult<Move> {
-        let mut position = Position { board: board.clone(), weights: self.weights };
-        self.searcher.search(&mut position, limits, stop, on_iteration)
-    }
-}
+/// The MiniChess searcher: the framework's [`Searcher`] over [`SearchGame`], a table kept between
+/// searches and the evaluation's weights (`weights`); [`Searcher::search`] takes a [`Board`].
+pub type MiniSearcher = Searcher<SearchGame>;
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
 
     fn best(text: &str, depth: i32) -> SearchResult<Move> {

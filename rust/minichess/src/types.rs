@@ -12,35 +12,17 @@ pub const COLS: u8 = 5;
 /// Squares on the board.
 pub const NUM_SQUARES: usize = (ROWS * COLS) as usize;
 
-/// A side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Color {
-    /// Moves first, starts on rows 4 and 5; the course's `0`.
-    White = 0,
-    /// Starts on rows 0 and 1; the course's `1`.
-    Black = 1,
+camelpy_games::two_sides! {
+    /// A side.
+    pub enum Color {
+        /// Moves first, starts on rows 4 and 5; the course's `0`.
+        White,
+        /// Starts on rows 0 and 1; the course's `1` (the course's numbers are [`Color::index`]).
+        Black,
+    }
 }
 
 impl Color {
-    /// Both colours, White first.
-    pub const ALL: [Color; 2] = [Color::White, Color::Black];
-
-    /// The other side.
-    #[inline]
-    pub const fn flip(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black (the course's numbers too).
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
     /// The row on which this side's pawns promote.
     #[inline]
     pub const fn promotion_row(self) -> u8 {
@@ -274,7 +256,7 @@ impl std::str::FromStr for Move {
 
     /// Four whitespace-separated numbers `from_row from_col to_row to_col`, each on the board.
     fn from_str(text: &str) -> Result<Move, Self::Err> {
-        let bad = || crate::error::ParseMoveError { text: text.to_string() };
+        let bad = || crate::error::ParseMoveError::new(text);
         // ASCII digits only (`u8::from_str` would also take a leading `+`).
         let number = |w: &str| w.bytes().all(|b| b.is_ascii_digit()).then(|| w.parse::<u8>().ok()).flatten();
         let numbers: Vec<u8> = text.split_whitespace().map(number).collect::<Option<_>>().ok_or_else(bad)?;

@@ -1,0 +1,29 @@
+//! The plumbing of a linear evaluation, which both small games use so that a tuner can fit their
+//! weights: a position's features are each weight's coefficient, counted for the first player minus
+//! the second; the value is the weighted sum turned to the side to move, plus the tempo weight.
+
+/// `Σ weight × feature`, term by term (a game passes its plain terms; a term it scales, such as
+/// MiniChess's count by the ply, it adds itself).
+#[inline]
+pub fn weighted_sum(weights: &[i32], features: &[i32]) -> i32 {
+    weights.iter().zip(features).map(|(w, x)| w * x).sum()
+}
+
+/// The value for the side to move of `first`, the first player's weighted sum: as it is when the first
+/// player is to move, negated otherwise, plus `tempo`, the bonus for having the move.
+#[inline]
+pub fn for_side_to_move(first: i32, first_to_move: bool, tempo: i32) -> i32 {
+    (if first_to_move { first } else { -first }) + tempo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_and_turns() {
+        assert_eq!(weighted_sum(&[100, 3, -2], &[2, 5, 7]), 200 + 15 - 14);
+        assert_eq!(weighted_sum(&[], &[]), 0);
+        assert_eq!((for_side_to_move(40, true, 3), for_side_to_move(40, false, 3)), (43, -37));
+    }
+}
