@@ -2,11 +2,11 @@
 //! weights: a position's features are each weight's coefficient, counted for the first player minus
 //! the second; the value is the weighted sum turned to the side to move, plus the tempo weight.
 
-/// `Σ weight × feature`, term by term (a game passes its plain terms; a term it scales, such as
-/// MiniChess's count by the ply, it adds itself).
+/// `Σ weight × feature` over the first `terms` terms (a game puts its plain terms first; a term it
+/// scales, such as MiniChess's count by the ply, and the tempo come last, and it adds them itself).
 #[inline]
-pub fn weighted_sum(weights: &[i32], features: &[i32]) -> i32 {
-    weights.iter().zip(features).map(|(w, x)| w * x).sum()
+pub fn weighted_sum<const N: usize>(weights: &[i32; N], features: [i32; N], terms: usize) -> i32 {
+    weights.iter().zip(features).take(terms).map(|(w, x)| w * x).sum()
 }
 
 /// The value for the side to move of `first`, the first player's weighted sum: as it is when the first
@@ -22,8 +22,9 @@ mod tests {
 
     #[test]
     fn sums_and_turns() {
-        assert_eq!(weighted_sum(&[100, 3, -2], &[2, 5, 7]), 200 + 15 - 14);
-        assert_eq!(weighted_sum(&[], &[]), 0);
+        assert_eq!(weighted_sum(&[100, 3, -2], [2, 5, 7], 3), 200 + 15 - 14);
+        assert_eq!(weighted_sum(&[100, 3, -2], [2, 5, 7], 2), 215);
+        assert_eq!(weighted_sum(&[], [], 0), 0);
         assert_eq!((for_side_to_move(40, true, 3), for_side_to_move(40, false, 3)), (43, -37));
     }
 }

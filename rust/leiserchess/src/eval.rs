@@ -171,12 +171,8 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
 
 /// The static evaluation of `board` for the side to move, in centipawns (a pawn is 100).
 pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
-    let (w, f) = (&weights.0, features(board));
-    for_side_to_move(
-        weighted_sum(&w[..TEMPO], &f[..TEMPO]),
-        board.side_to_move() == Color::Tangerine,
-        w[TEMPO],
-    )
+    let tangerine = weighted_sum(&weights.0, features(board), TEMPO);
+    for_side_to_move(tangerine, board.side_to_move() == Color::Tangerine, weights.0[TEMPO])
 }
 
 #[cfg(test)]

@@ -127,10 +127,10 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
 
 /// The static evaluation of `board` for the side to move, in centipawns.
 pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
-    let (w, f) = (&weights.0, features(board));
-    let count = w[COUNT] * f[COUNT] * board.ply().min(MAX_PLIES) as i32 / MAX_PLIES as i32;
-    let white = weighted_sum(&w[..COUNT], &f[..COUNT]) + count;
-    for_side_to_move(white, board.side_to_move() == Color::White, w[TEMPO])
+    let f = features(board);
+    let count = weights.0[COUNT] * f[COUNT] * board.ply().min(MAX_PLIES) as i32 / MAX_PLIES as i32;
+    let white = weighted_sum(&weights.0, f, COUNT) + count;
+    for_side_to_move(white, board.side_to_move() == Color::White, weights.0[TEMPO])
 }
 
 #[cfg(test)]
