@@ -47,14 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     runner.add_argument("player1", metavar="PLAYER1", help="White's command line")
     runner.add_argument("player2", metavar="PLAYER2", help="Black's command line")
-    runner.add_argument(
-        "--time-per-move",
-        type=float,
-        default=DEFAULT_TIME_PER_MOVE,
-        metavar="S",
-        help=f"seconds per move before a player is killed (default {DEFAULT_TIME_PER_MOVE:g})",
+    _add_clock_and_start(
+        runner,
+        "seconds per move before a player is killed",
+        "start from this one-line board (default: the start)",
     )
-    runner.add_argument("--start", metavar="TEXT", help="start from this one-line board (default: the start)")
     runner.add_argument("--workdir", metavar="DIR", help="keep the players' directories under DIR")
     runner.add_argument("--quiet", action="store_true", help="print only the result")
     player = sub.add_parser(
@@ -120,14 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     match.add_argument("player1", metavar="PLAYER1", help="a command line")
     match.add_argument("player2", metavar="PLAYER2", help="a command line")
     match.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
-    match.add_argument(
-        "--time-per-move",
-        type=float,
-        default=DEFAULT_TIME_PER_MOVE,
-        metavar="S",
-        help=f"seconds per move (default {DEFAULT_TIME_PER_MOVE:g})",
-    )
-    match.add_argument("--start", metavar="TEXT", help="start every game here (default: the start)")
+    _add_clock_and_start(match, "seconds per move", "start every game here (default: the start)")
     match.add_argument("--out", metavar="DIR", help="record games in DIR/games.jsonl and resume from it")
     count = sub.add_parser(
         "perft",
@@ -137,6 +127,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     count.add_argument("depth", type=int, help="plies")
     count.add_argument("--text", default=None, metavar="TEXT", help="the one-line board (default: the start)")
+
+
+def _add_clock_and_start(parser: argparse.ArgumentParser, seconds: str, start: str) -> None:
+    """``--time-per-move S`` and ``--start TEXT``, as ``runner`` and ``match`` take them."""
+    parser.add_argument(
+        "--time-per-move",
+        type=float,
+        default=DEFAULT_TIME_PER_MOVE,
+        metavar="S",
+        help=f"{seconds} (default {DEFAULT_TIME_PER_MOVE:g})",
+    )
+    parser.add_argument("--start", metavar="TEXT", help=start)
 
 
 def main(args: argparse.Namespace) -> int:
