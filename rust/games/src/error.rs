@@ -145,7 +145,7 @@ macro_rules! game_errors {
     (
         $(#[$meta:meta])*
         $vis:vis struct $words:ident: $position:ident, $parse_move:ident, $illegal:ident, $either:ident;
-        $position_words:literal, $move_words:literal, $illegal_words:literal $(,)?
+        $position_words:expr, $move_words:expr, $illegal_words:expr $(,)?
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,10 +35,11 @@ pub trait Rules: Clone + Send {
 
 /// A game the [`Searcher`](crate::Searcher) can search: a position with make/unmake, seen from the side
 /// to move, made from the game's [`Rules`] position and the evaluation's weights; and what self-play
-/// keeps of a position for the tuner (its evaluation features). Values are centipawn-like `Value`s from the side to move's point of view; a won or lost
-/// game is scored as the core scores mate (`camelpy_core::types::mate_in(ply)` /
-/// `mated_in(ply)`), so the search prefers the quickest win and the slowest loss. A game is `Clone`
-/// and `Send`: each helper thread of a parallel search plays on its own copy.
+/// keeps of a position for the tuner (its evaluation features). Values are centipawn-like `Value`s
+/// from the side to move's point of view; a won or lost game is scored as the core scores mate
+/// (`camelpy_core::types::mate_in(ply)` / `mated_in(ply)`), so the search prefers the quickest win and
+/// the slowest loss. A game is `Clone` and `Send`: each helper thread of a parallel search plays on its
+/// own copy.
 pub trait Game: Clone + Send {
     /// A move: small, copyable, storable in the transposition table (16 bits, never 0).
     type Move: TableMove + Copy + Eq + fmt::Debug + Send + Sync;

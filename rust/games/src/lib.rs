@@ -12,7 +12,7 @@ pub mod selfplay;
 mod sides;
 pub mod zobrist;
 
-pub use camelpy_core::{tt::TableMove, Score, Value};
+pub use camelpy_core::{tt::TableMove, AllocError, Score, Value};
 pub use error::{IllegalMoveError, MoveError, ParseMoveError, ParsePositionError, Wording};
 pub use game::{Game, Rules};
 pub use parallel::in_parallel;

@@ -144,3 +144,58 @@ pub fn compare<G: Game>(
     });
     Ok(results.into_iter().flatten().collect())
 }
+
+/// Defines a game's `samples` and `compare` functions over [`samples`] and [`compare`]: the game's
+/// [`Game`], its weights, its settings type and how they give the framework's settings and the
+/// variant, and its sample type and how a framework [`Sample`] becomes one.
+///
+/// ```ignore
+/// camelpy_games::selfplay_functions! {
+///     game: SearchGame, weights: Weights,
+///     settings: SelfPlaySettings => |s| (s.framework(), s.rules),
+///     sample: Sample => |k| Sample { features: k.features, to_move: k.first_to_move, result: k.result },
+/// }
+/// ```
+#[macro_export]
+macro_rules! selfplay_functions {
+    (
+        game: $game:ty, weights: $weights:ty,
+        settings: $settings:ty => |$s:ident| ($framework:expr, $variant:expr),
+        sample: $sample:ty => |$k:ident| $convert:expr $(,)?
+    ) => {
+        /// Tuning samples from `games` self-play games of `weights` against themselves (fewer if `stop`
+        /// is raised: the games finished by then), in game order, labelled with each game's result for
+        /// the first player (`camelpy_games::selfplay::samples`).
+        ///
+        /// # Errors
+        /// If a thread's table cannot be allocated.
+        pub fn samples(
+            games: u64,
+            weights: $weights,
+            settings: &$settings,
+            stop: &::std::sync::atomic::AtomicBool,
+        ) -> ::std::result::Result<::std::vec::Vec<$sample>, $crate::AllocError> {
+            let $s = settings;
+            let kept = $crate::selfplay::samples::<$game>(games, weights, &$framework, $variant, stop)?;
+            Ok(kept.into_iter().map(|$k| $convert).collect())
+        }
+
+        /// Plays `pairs` pairs of games between weights `a` and `b` (each pair from the same random
+        /// opening, `a` the first player in the first game and the second in the other) and returns
+        /// `a`'s points in each game of each pair, only the pairs finished before `stop` was raised
+        /// (`camelpy_games::selfplay::compare`).
+        ///
+        /// # Errors
+        /// If a table cannot be allocated.
+        pub fn compare(
+            pairs: u64,
+            a: $weights,
+            b: $weights,
+            settings: &$settings,
+            stop: &::std::sync::atomic::AtomicBool,
+        ) -> ::std::result::Result<::std::vec::Vec<[f32; 2]>, $crate::AllocError> {
+            let $s = settings;
+            $crate::selfplay::compare::<$game>(pairs, a, b, &$framework, $variant, stop)
+        }
+    };
+}

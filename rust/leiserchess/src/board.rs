@@ -223,10 +223,10 @@ impl Board {
     }
 
     fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Lavender { zobrist::side_key() } else { 0 };
+        let mut key = if self.side == Color::Lavender { zobrist::KEYS.side } else { 0 };
         for (i, cell) in self.cells.iter().enumerate() {
             if let Some(p) = cell {
-                key ^= zobrist::piece_key(*p, Square::new(i as u8));
+                key ^= zobrist::KEYS.piece(p.index(), i);
             }
         }
         key
@@ -284,10 +284,10 @@ impl Board {
     #[inline]
     fn set(&mut self, sq: Square, piece: Option<Piece>) {
         if let Some(old) = self.cells[sq.index()] {
-            self.key ^= zobrist::piece_key(old, sq);
+            self.key ^= zobrist::KEYS.piece(old.index(), sq.index());
         }
         if let Some(new) = piece {
-            self.key ^= zobrist::piece_key(new, sq);
+            self.key ^= zobrist::KEYS.piece(new.index(), sq.index());
             if new.kind() == Kind::King {
                 self.kings[new.color().index()] = sq;
             }
@@ -416,7 +416,7 @@ impl Board {
         self.quiet_plies = if report.zapped > 0 { 0 } else { self.quiet_plies.saturating_add(1) };
         self.loser = report.king_hit;
         self.side = self.side.flip();
-        self.key ^= zobrist::side_key();
+        self.key ^= zobrist::KEYS.side;
         report
     }
 

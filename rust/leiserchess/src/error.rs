@@ -7,7 +7,10 @@ camelpy_games::game_errors! {
     /// `illegal Leiserchess move`. [`MoveError`] is what [`crate::Position::push_text`] can refuse.
     pub struct LeiserchessWords: ParseFenError, ParseMoveError, IllegalMoveError, MoveError;
     "invalid Leiserchess FEN",
-    "invalid Leiserchess move (expected e.g. 'e6e7', 'b3R', 'h0h0', or with the 2018 rules 'd5e4f5', 'd5e4L')",
+    concat!(
+        "invalid Leiserchess move (expected e.g. 'e6e7', 'b3R', 'h0h0', ",
+        "or with the 2018 rules 'd5e4f5', 'd5e4L')"
+    ),
     "illegal Leiserchess move"
 }
 

@@ -6,9 +6,6 @@
 //! shot is not what a static evaluation should be fitted to) and whose score is no proven win or loss,
 //! each labelled with the game's result.
 
-use std::sync::atomic::AtomicBool;
-
-use camelpy_core::AllocError;
 use camelpy_games::selfplay;
 
 use crate::{
@@ -56,42 +53,18 @@ pub struct Sample {
     pub result: f32,
 }
 
-/// Tuning samples from `games` self-play games of `weights` against themselves (fewer if `stop` is
-/// raised: the games finished by then), in game order.
-///
-/// # Errors
-/// If a thread's table cannot be allocated.
-pub fn samples(
-    games: u64,
-    weights: Weights,
-    settings: &SelfPlaySettings,
-    stop: &AtomicBool,
-) -> Result<Vec<Sample>, AllocError> {
-    let kept = selfplay::samples::<SearchGame>(games, weights, &settings.framework(), settings.rules, stop)?;
-    Ok(kept
-        .into_iter()
-        .map(|s| Sample { features: s.features, tangerine_to_move: s.first_to_move, result: s.result })
-        .collect())
-}
-
-/// Plays `pairs` pairs of games between weights `a` and `b` (each pair from the same random opening,
-/// `a` Tangerine in the first game and Lavender in the second) and returns `a`'s points in each game
-/// of each pair (only the pairs finished before `stop` was raised).
-///
-/// # Errors
-/// If a table cannot be allocated.
-pub fn compare(
-    pairs: u64,
-    a: Weights,
-    b: Weights,
-    settings: &SelfPlaySettings,
-    stop: &AtomicBool,
-) -> Result<Vec<[f32; 2]>, AllocError> {
-    selfplay::compare::<SearchGame>(pairs, a, b, &settings.framework(), settings.rules, stop)
+camelpy_games::selfplay_functions! {
+    game: SearchGame, weights: Weights,
+    settings: SelfPlaySettings => |settings| (settings.framework(), settings.rules),
+    sample: Sample => |s| {
+        Sample { features: s.features, tangerine_to_move: s.first_to_move, result: s.result }
+    },
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
     use crate::eval::WEIGHT_SPECS;
 

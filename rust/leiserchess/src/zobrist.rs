@@ -4,27 +4,12 @@
 
 use camelpy_games::ZobristKeys;
 
-use crate::types::{Piece, Square, NUM_SQUARES};
+use crate::types::NUM_SQUARES;
 
-/// Seed of the key stream (any fixed value).
-const SEED: u64 = 0x1E15_E5C4_E550_2016;
-/// The stream's step.
-const STEP: u64 = 1;
-
-/// The keys of the 16 pieces (side, kind, orientation) on the 64 squares, then Lavender to move.
-static KEYS: ZobristKeys<16, NUM_SQUARES> = ZobristKeys::generate(SEED, STEP);
-
-/// The number for `piece` (side, kind and orientation) on `sq`.
-#[inline]
-pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    KEYS.piece(piece.index(), sq.index())
-}
-
-/// The number XORed in when Lavender is to move.
-#[inline]
-pub fn side_key() -> u64 {
-    KEYS.side
-}
+/// The keys of the 16 pieces (side, kind, orientation) on the 64 squares, then the key XORed in when
+/// Lavender is to move: the stream from seed `0x1E15_E5C4_E550_2016` (any fixed value) by steps of 1.
+/// A piece's key is `KEYS.piece(piece.index(), square.index())`.
+pub(crate) static KEYS: ZobristKeys<16, NUM_SQUARES> = ZobristKeys::generate(0x1E15_E5C4_E550_2016, 1);
 
 #[cfg(test)]
 mod tests {

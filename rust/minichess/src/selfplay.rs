@@ -1,13 +1,10 @@
 //! Self-play: games of the player against itself or another set of weights, for tuning data and for
 //! comparing two evaluations — the games framework's (`camelpy_games::selfplay`), from MiniChess's
-//! start. Tuning samples are the positions after the random plies where the side to move's king is not
-//! in danger and the searched best move is quiet (a position whose value hangs on a capture is not what
-//! a static evaluation should be fitted to), each labelled with the game's result.
+//! start: [`samples`] and [`compare`] (White is the first player). Tuning samples are the positions
+//! after the random plies where the side to move's king is not in danger and the searched best move is
+//! quiet (a position whose value hangs on a capture is not what a static evaluation should be fitted
+//! to), each labelled with the game's result.
 
-use std::sync::atomic::AtomicBool;
-
-use camelpy_core::AllocError;
-use camelpy_games::selfplay;
 pub use camelpy_games::SelfPlaySettings;
 
 use crate::{
@@ -28,47 +25,18 @@ pub struct Sample {
     pub result: f32,
 }
 
-/// Tuning samples from `games` self-play games of `weights` against themselves (fewer if `stop` is
-/// raised: the games finished by then), in game order.
-///
-/// # Errors
-/// If a thread's table cannot be allocated.
-pub fn samples(
-    games: u64,
-    weights: Weights,
-    settings: &SelfPlaySettings,
-    stop: &AtomicBool,
-) -> Result<Vec<Sample>, AllocError> {
-    let kept = selfplay::samples::<SearchGame>(games, weights, settings, (), stop)?;
-    Ok(kept
-        .into_iter()
-        .map(|s| Sample {
-            features: s.features,
-            ply: s.ply,
-            white_to_move: s.first_to_move,
-            result: s.result,
-        })
-        .collect())
-}
-
-/// Plays `pairs` pairs of games between weights `a` and `b` (each pair from the same random opening,
-/// `a` White in the first game and Black in the second) and returns `a`'s points in each game of each
-/// pair (only the pairs finished before `stop` was raised).
-///
-/// # Errors
-/// If a table cannot be allocated.
-pub fn compare(
-    pairs: u64,
-    a: Weights,
-    b: Weights,
-    settings: &SelfPlaySettings,
-    stop: &AtomicBool,
-) -> Result<Vec<[f32; 2]>, AllocError> {
-    selfplay::compare::<SearchGame>(pairs, a, b, settings, (), stop)
+camelpy_games::selfplay_functions! {
+    game: SearchGame, weights: Weights,
+    settings: SelfPlaySettings => |settings| (*settings, ()),
+    sample: Sample => |s| {
+        Sample { features: s.features, ply: s.ply, white_to_move: s.first_to_move, result: s.result }
+    },
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
 
     const SETTINGS: SelfPlaySettings = SelfPlaySettings { nodes: 300, random_plies: 4, seed: 9, threads: 2 };
