@@ -16,6 +16,28 @@ pub fn for_side_to_move(first: i32, first_to_move: bool, tempo: i32) -> i32 {
     (if first_to_move { first } else { -first }) + tempo
 }
 
+/// Numbers a linear evaluation's terms in their order, so that no index is written by hand:
+/// `term_indices!(PAWN, KNIGHT, /** The tempo. */ pub TEMPO)` defines `const PAWN: usize = 0`,
+/// `const KNIGHT: usize = 1` and `pub const TEMPO: usize = 2`, each with the attributes and visibility
+/// written before its name.
+///
+/// ```
+/// camelpy_games::term_indices!(PAWN, KNIGHT, /** The tempo. */ pub TEMPO);
+/// assert_eq!([PAWN, KNIGHT, TEMPO], [0, 1, 2]);
+/// ```
+#[macro_export]
+macro_rules! term_indices {
+    (@from $index:expr;) => {};
+    (@from $index:expr; $(#[$meta:meta])* $vis:vis $name:ident $(, $($rest:tt)*)?) => {
+        $(#[$meta])*
+        $vis const $name: usize = $index;
+        $crate::term_indices!(@from $index + 1; $($($rest)*)?);
+    };
+    ($($terms:tt)*) => {
+        $crate::term_indices!(@from 0; $($terms)*);
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,15 +88,17 @@ pub const WEIGHT_SPECS: [WeightSpec; NUM_WEIGHTS] = [
     WeightSpec { name: "tempo", default: -11, min: -100, max: 100, why: "having the move" },
 ];
 
-const PAWN: usize = 0;
-const PAWN_CENTRAL: usize = 1;
-const PAWN_BETWEEN: usize = 2;
-const KING_FACE: usize = 3;
-const KING_CENTRE: usize = 4;
-const KING_MOBILITY: usize = 5;
-const LASER_COVERAGE: usize = 6;
-/// The index of the tempo feature (always 1 for the side to move).
-pub const TEMPO: usize = 7;
+camelpy_games::term_indices!(
+    PAWN,
+    PAWN_CENTRAL,
+    PAWN_BETWEEN,
+    KING_FACE,
+    KING_CENTRE,
+    KING_MOBILITY,
+    LASER_COVERAGE,
+    /// The index of the tempo feature (always 1 for the side to move).
+    pub TEMPO,
+);
 
 /// The evaluation's weights (a run-time table: defaults, or tuned or set ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

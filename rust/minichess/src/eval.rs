@@ -47,16 +47,22 @@ pub const WEIGHT_SPECS: [WeightSpec; NUM_WEIGHTS] = [
 /// How many weights (and features) there are.
 pub const NUM_WEIGHTS: usize = 12;
 
-const PAWN: usize = 0;
-const ADVANCE: usize = 5;
-const NEAR_QUEEN: usize = 6;
-const CENTRE: usize = 7;
-const MOBILITY: usize = 8;
-const KING_PRESSURE: usize = 9;
-/// The index of the count feature (scaled by the ply; the plain terms come before it).
-pub const COUNT: usize = 10;
-/// The index of the tempo feature (always 1 for the side to move).
-pub const TEMPO: usize = 11;
+camelpy_games::term_indices!(
+    PAWN,
+    KNIGHT,
+    BISHOP,
+    ROOK,
+    QUEEN,
+    ADVANCE,
+    NEAR_QUEEN,
+    CENTRE,
+    MOBILITY,
+    KING_PRESSURE,
+    /// The index of the count feature (scaled by the ply; the plain terms come before it).
+    pub COUNT,
+    /// The index of the tempo feature (always 1 for the side to move).
+    pub TEMPO,
+);
 
 /// Rows 2 and 3, columns 1 to 3.
 const CENTRE_SQUARES: Bitboard = Bitboard(0b01110_01110 << 10);
@@ -85,12 +91,14 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
         let them = color.flip();
         let enemy_king_zone =
             board.pieces_of(them, PieceType::King).first().map_or(Bitboard::EMPTY, king_attacks);
-        for (i, kind) in
-            [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen]
-                .into_iter()
-                .enumerate()
-        {
-            f[PAWN + i] += sign * board.pieces_of(color, kind).count() as i32;
+        for (term, kind) in [
+            (PAWN, PieceType::Pawn),
+            (KNIGHT, PieceType::Knight),
+            (BISHOP, PieceType::Bishop),
+            (ROOK, PieceType::Rook),
+            (QUEEN, PieceType::Queen),
+        ] {
+            f[term] += sign * board.pieces_of(color, kind).count() as i32;
         }
         for sq in board.pieces_of(color, PieceType::Pawn) {
             // Rows advanced from the pawn's start row (4 for White, 1 for Black).
