@@ -149,7 +149,7 @@ pub fn compare<G: Game>(
 /// [`Game`], its weights, its settings type and how they give the framework's settings and the
 /// variant, and its sample type and how a framework [`Sample`] becomes one.
 ///
-/// ```ignore
+/// ```text
 /// camelpy_games::selfplay_functions! {
 ///     game: SearchGame, weights: Weights,
 ///     settings: SelfPlaySettings => |s| (s.framework(), s.rules),
