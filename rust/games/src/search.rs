@@ -75,6 +75,13 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
+impl Limits {
+    /// To depth `depth`, with no other limit.
+    pub fn to_depth(depth: i32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+}
+
 /// One finished iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Iteration<M> {

@@ -178,10 +178,6 @@ impl Position {
 mod tests {
     use super::*;
 
-    fn mv(text: &str) -> Move {
-        text.parse().unwrap()
-    }
-
     #[test]
     fn ko_forbids_doing_nothing_and_undoing_the_opponents_move() {
         // At the start, the king's null move zaps nothing, and a shift of an SE pawn onto a
@@ -249,5 +245,10 @@ mod tests {
         }
         assert!(matches!(pos.push_text("e6e8"), Err(MoveError::Parse(_))));
         assert_eq!(pos.board(), &before);
+    }
+
+    /// The move written `text`.
+    fn mv(text: &str) -> Move {
+        text.parse().unwrap()
     }
 }

@@ -261,10 +261,9 @@ mod tests {
 
     fn search(fen: &str, depth: i32) -> SearchResult<Move> {
         let game = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
-        let mut searcher = LeiserSearcher::new(1).unwrap();
-        searcher.search(
+        LeiserSearcher::new(1).unwrap().search(
             &game,
-            Limits { depth: Some(depth), ..Limits::default() },
+            Limits::to_depth(depth),
             &AtomicBool::new(false),
             |_| {},
         )

@@ -87,12 +87,11 @@ mod tests {
     }
 
     #[test]
-    fn samples_are_reproducible_whatever_the_threads() {
+    fn both_sides_give_samples_under_both_rules() {
         let go = AtomicBool::new(false);
+        let two_threads = samples(4, Weights::default(), &SETTINGS, &go).unwrap();
         let one = samples(4, Weights::default(), &SelfPlaySettings { threads: 1, ..SETTINGS }, &go).unwrap();
-        let two = samples(4, Weights::default(), &SETTINGS, &go).unwrap();
-        assert_eq!(one, two);
-        assert!(one.len() > 4 * 5, "{}", one.len());
+        assert!(one == two_threads && one.len() > 4 * 5, "{}", one.len());
         assert!(one.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
         assert!(one.iter().any(|s| s.tangerine_to_move) && one.iter().any(|s| !s.tangerine_to_move));
         let r2018 = SelfPlaySettings { rules: Rules::R2018, ..SETTINGS };

@@ -225,13 +225,7 @@ mod tests {
 
     fn best(text: &str, depth: i32) -> SearchResult<Move> {
         let board = Board::from_text(text).unwrap();
-        let mut searcher = MiniSearcher::new(1).unwrap();
-        searcher.search(
-            &board,
-            Limits { depth: Some(depth), ..Limits::default() },
-            &AtomicBool::new(false),
-            |_| {},
-        )
+        MiniSearcher::new(1).unwrap().search(&board, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
     }
 
     #[test]

@@ -64,11 +64,10 @@ mod tests {
     }
 
     #[test]
-    fn samples_are_reproducible_whatever_the_threads() {
+    fn samples_come_after_the_random_plies_whatever_the_threads() {
         let go = AtomicBool::new(false);
         let one = samples(6, Weights::default(), &SelfPlaySettings { threads: 1, ..SETTINGS }, &go).unwrap();
-        let two = samples(6, Weights::default(), &SETTINGS, &go).unwrap();
-        assert_eq!(one, two);
+        assert_eq!(one, samples(6, Weights::default(), &SETTINGS, &go).unwrap());
         assert!(one.len() > 6 * 5, "{}", one.len());
         assert!(one.iter().all(|s| s.ply >= 4 && s.ply < 50 && [0.0, 0.5, 1.0].contains(&s.result)));
     }
