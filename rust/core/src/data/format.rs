@@ -801,7 +801,7 @@ mod tests {
         let mv = *moves.get(rng.below(moves.len().max(1)))?;
         let score = match rng.below(4) {
             0 => score_to_i16(Score::Mate(rng.below(40) as i32 - 20)),
-            _ => (rng.next_u64() % 60_001) as i16 - 30_000,
+            _ => ((rng.next_u64() % 60_001) as i32 - 30_000) as i16,
         };
         let result = GameResult::ALL[rng.below(3)];
         Some(Record::from_position(pos, score, mv, result, rng.below(2) == 1).unwrap())
