@@ -22,7 +22,7 @@ use std::{
     time::Instant,
 };
 
-use camelpy_core::{data::SplitMix64, attacks::USES_PEXT, perft::perft, Position, STARTING_FEN};
+use camelpy_core::{attacks::USES_PEXT, hash::SplitMix64, perft::perft, Position, STARTING_FEN};
 
 #[path = "common/cozy.rs"]
 mod cozy;

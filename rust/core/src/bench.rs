@@ -12,9 +12,9 @@ use std::{
 };
 
 use crate::{
-    error::{AllocError, NetError},
+    error::AllocError,
     eval::EvalParams,
-    nnue::Network,
+    nnue::{NetError, Network},
     search::{limits::SearchLimits, params::SearchParams, search, SearchState},
     tt::TranspositionTable,
     Position,

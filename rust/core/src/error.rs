@@ -1,10 +1,14 @@
-//! Errors: every message names the field or rule and quotes the input.
+//! Errors: every message names the field or rule and quotes the input ([`quote`], the one quoting rule,
+//! which the small games' crates and the bindings use too).
 //!
 //! FEN problems come in two kinds, kept apart as shakmaty does: [`FenError::Syntax`] (the text does not
 //! parse) and [`FenError::Invalid`] (it parses, but describes a position that cannot occur, see
 //! [`PositionError`]). Moves: [`MoveError::Invalid`] (not UCI syntax) and [`MoveError::Illegal`].
-//! Memory: [`AllocError`] (a table the allocator refused), never an abort. Data files and generation
-//! settings: [`DataError`]. Network files: [`NetError`].
+//! Memory: [`AllocError`] (a table the allocator refused), never an abort.
+//!
+//! This is the ground floor: it imports nothing but the vocabulary types. Each subsystem owns the errors
+//! of its files and settings: [`crate::data::DataError`], [`crate::nnue::NetError`],
+//! [`crate::tablebase::TablebaseError`] (all three re-exported at the crate root).
 
 use core::fmt;
 
@@ -208,6 +212,31 @@ impl fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
+/// The plumbing that the subsystems' file errors ([`crate::data::DataError`], [`crate::nnue::NetError`],
+/// [`crate::tablebase::TablebaseError`]) share: `std::error::Error` whose source is the system's error of
+/// an `Io { error, .. }` variant or the refused allocation of an `Alloc(AllocError)` variant, and
+/// `From<AllocError>`. The type must have both variants.
+macro_rules! io_alloc_error {
+    ($error:ident) => {
+        impl std::error::Error for $error {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                match self {
+                    $error::Io { error, .. } => Some(error),
+                    $error::Alloc(e) => Some(e),
+                    _ => None,
+                }
+            }
+        }
+
+        impl From<$crate::error::AllocError> for $error {
+            fn from(e: $crate::error::AllocError) -> $error {
+                $error::Alloc(e)
+            }
+        }
+    };
+}
+pub(crate) use io_alloc_error;
+
 /// A perft-suite line (`<FEN> ;D1 20 ;D2 400 …`) that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuiteLineError {
@@ -229,335 +258,3 @@ impl fmt::Display for SuiteLineError {
 }
 
 impl std::error::Error for SuiteLineError {}
-
-/// A data file of [`crate::data`] (the format `camelpy datagen` writes) that cannot be read, written
-/// or resumed, or generation settings that cannot be used. Messages name the file and what differs.
-#[derive(Debug)]
-pub enum DataError {
-    /// The operating system refused `action` (e.g. "open", "write") on `path`.
-    Io {
-        /// The file.
-        path: String,
-        /// What was being done.
-        action: &'static str,
-        /// The system's error.
-        error: std::io::Error,
-    },
-    /// The file does not start with the magic bytes `CAMELPYD`.
-    NotDataFile {
-        /// The file.
-        path: String,
-    },
-    /// The file is shorter than its 32-byte header.
-    TruncatedHeader {
-        /// The file.
-        path: String,
-        /// Its length in bytes.
-        len: u64,
-    },
-    /// A format version this build cannot read.
-    Version {
-        /// The file.
-        path: String,
-        /// The version in the header.
-        found: u16,
-    },
-    /// A header that declares another record size than 32 bytes, or a non-zero reserved field.
-    BadHeader {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A record whose bytes do not decode.
-    BadRecord {
-        /// The file.
-        path: String,
-        /// The record's index (from 0).
-        index: u64,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The file ends inside a record.
-    PartialRecord {
-        /// The file.
-        path: String,
-        /// Bytes of the incomplete record.
-        bytes: u64,
-    },
-    /// Resuming a file that was generated with another seed.
-    SeedMismatch {
-        /// The file.
-        path: String,
-        /// The seed in its header.
-        file: u64,
-        /// The seed given now.
-        given: u64,
-    },
-    /// Resuming a file that was generated with other settings.
-    SettingsMismatch {
-        /// The file.
-        path: String,
-        /// The settings digest in its header.
-        file: u64,
-        /// The digest of the settings given now.
-        given: u64,
-    },
-    /// Packed records given to append ([`crate::data::RecordWriter::write_packed`]) that are not whole
-    /// games: a length that is not a multiple of 32 bytes, a record that does not decode, or records
-    /// after the last one flagged as its game's last.
-    BadGames {
-        /// The file they were to be appended to.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A generation setting out of range, or settings that contradict each other.
-    Settings(String),
-    /// An opening that cannot start a game.
-    Opening {
-        /// Its index in the list (from 0).
-        index: usize,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A worker's table could not be allocated.
-    Alloc(AllocError),
-}
-
-impl fmt::Display for DataError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DataError::Io { path, action, error } => write!(f, "cannot {action} '{}': {error}", quote(path)),
-            DataError::NotDataFile { path } => {
-                write!(f, "'{}' is not a camelpy data file (it does not start with CAMELPYD)", quote(path))
-            }
-            DataError::TruncatedHeader { path, len } => {
-                write!(f, "'{}' is not a camelpy data file: {len} bytes, shorter than the 32-byte header", quote(path))
-            }
-            DataError::Version { path, found } => write!(
-                f,
-                "'{}' has data format version {found}; this camelpy reads version {}",
-                quote(path),
-                crate::data::FORMAT_VERSION
-            ),
-            DataError::BadHeader { path, reason } => write!(f, "bad header in '{}': {reason}", quote(path)),
-            DataError::BadRecord { path, index, reason } => {
-                write!(f, "bad record {index} in '{}': {reason}", quote(path))
-            }
-            DataError::PartialRecord { path, bytes } => {
-                write!(f, "'{}' ends inside a record ({bytes} of its 32 bytes)", quote(path))
-            }
-            DataError::SeedMismatch { path, file, given } => write!(
-                f,
-                "'{}' was generated with seed {file}, not {given}: resume it with --seed {file} or write a new file",
-                quote(path)
-            ),
-            DataError::SettingsMismatch { path, file, given } => write!(
-                f,
-                "'{}' was generated with other settings (settings digest {file:#018x}, these settings give \
-                 {given:#018x}): nodes, depth, random plies, openings, hash size or adjudication differ",
-                quote(path)
-            ),
-            DataError::BadGames { path, reason } => {
-                write!(f, "games to append to '{}' are not whole games: {reason}", quote(path))
-            }
-            DataError::Settings(why) => f.write_str(why),
-            DataError::Opening { index, reason } => write!(f, "opening {index}: {reason}"),
-            DataError::Alloc(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for DataError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DataError::Io { error, .. } => Some(error),
-            DataError::Alloc(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<AllocError> for DataError {
-    fn from(e: AllocError) -> DataError {
-        DataError::Alloc(e)
-    }
-}
-
-/// A network file of [`crate::nnue`] that cannot be used. Messages name the file and what is wrong;
-/// whoever loads a network keeps the evaluation it had when this is returned.
-#[derive(Debug)]
-pub enum NetError {
-    /// The operating system refused to read `path`.
-    Io {
-        /// The file.
-        path: String,
-        /// The system's error.
-        error: std::io::Error,
-    },
-    /// The file does not start with the magic bytes `CAMELNET` (or is shorter than the header).
-    NotNetFile {
-        /// The file.
-        path: String,
-    },
-    /// A format version this build cannot read.
-    Version {
-        /// The file.
-        path: String,
-        /// The version in the header.
-        found: u16,
-    },
-    /// A network of another shape (inputs, hidden width, activation or quantisation) than this build's.
-    Architecture {
-        /// The file.
-        path: String,
-        /// What differs.
-        reason: String,
-    },
-    /// The file's length or checksum does not match its header, or a weight is out of range.
-    Corrupt {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The weights could not be allocated.
-    Alloc(AllocError),
-}
-
-impl NetError {
-    /// The same error naming `path` as the file.
-    pub fn with_path(self, path: &str) -> NetError {
-        let path = path.to_owned();
-        match self {
-            NetError::Io { error, .. } => NetError::Io { path, error },
-            NetError::NotNetFile { .. } => NetError::NotNetFile { path },
-            NetError::Version { found, .. } => NetError::Version { path, found },
-            NetError::Architecture { reason, .. } => NetError::Architecture { path, reason },
-            NetError::Corrupt { reason, .. } => NetError::Corrupt { path, reason },
-            NetError::Alloc(e) => NetError::Alloc(e),
-        }
-    }
-}
-
-impl fmt::Display for NetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetError::Io { path, error } => write!(f, "cannot read network file '{}': {error}", quote(path)),
-            NetError::NotNetFile { path } => write!(
-                f,
-                "'{}' is not a camelpy network file (it does not start with CAMELNET and a 48-byte header)",
-                quote(path)
-            ),
-            NetError::Version { path, found } => write!(
-                f,
-                "'{}' has network format version {found}; this camelpy reads version {}",
-                quote(path),
-                crate::nnue::NET_VERSION
-            ),
-            NetError::Architecture { path, reason } => {
-                write!(f, "network file '{}' does not fit this camelpy: {reason}", quote(path))
-            }
-            NetError::Corrupt { path, reason } => {
-                write!(f, "network file '{}' is damaged: {reason}", quote(path))
-            }
-            NetError::Alloc(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for NetError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            NetError::Io { error, .. } => Some(error),
-            NetError::Alloc(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<AllocError> for NetError {
-    fn from(e: AllocError) -> NetError {
-        NetError::Alloc(e)
-    }
-}
-
-/// A tablebase that cannot be named, solved, read or written ([`crate::tablebase`]).
-#[derive(Debug)]
-pub enum TablebaseError {
-    /// A material name such as `KQvKR` that does not parse or is out of range.
-    Material {
-        /// The name as given.
-        name: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Solving needs the table of an ending a capture or a promotion leads to.
-    MissingTable {
-        /// That ending.
-        material: String,
-    },
-    /// A distance to mate beyond what the format stores (it cannot happen with up to 5 pieces).
-    TooDeep {
-        /// The ending.
-        material: String,
-    },
-    /// The solve was stopped before it finished.
-    Stopped,
-    /// The operating system refused `action` on `path`.
-    Io {
-        /// The file or folder.
-        path: String,
-        /// What was being done.
-        action: &'static str,
-        /// The system's error.
-        error: std::io::Error,
-    },
-    /// A file that is not a camelpy table, of another version, or damaged.
-    BadFile {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The memory could not be allocated.
-    Alloc(AllocError),
-}
-
-impl fmt::Display for TablebaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TablebaseError::Material { name, reason } => {
-                write!(f, "bad tablebase ending '{}': {reason} (e.g. 'KQvKR')", quote(name))
-            }
-            TablebaseError::MissingTable { material } => {
-                write!(
-                    f,
-                    "this needs the {material} table, which is missing (generate it, or generate with its successors)"
-                )
-            }
-            TablebaseError::TooDeep { material } => {
-                write!(f, "{material}: a distance to mate too long for the table format")
-            }
-            TablebaseError::Stopped => f.write_str("tablebase generation stopped"),
-            TablebaseError::Io { path, action, error } => {
-                write!(f, "cannot {action} '{}': {error}", quote(path))
-            }
-            TablebaseError::BadFile { path, reason } => {
-                write!(f, "'{}' is not a usable camelpy tablebase file: {reason}", quote(path))
-            }
-            TablebaseError::Alloc(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for TablebaseError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TablebaseError::Io { error, .. } => Some(error),
-            TablebaseError::Alloc(e) => Some(e),
-            _ => None,
-        }
-    }
-}

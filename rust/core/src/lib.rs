@@ -9,8 +9,8 @@ pub mod board;
 pub mod data;
 pub mod error;
 pub mod eval;
-pub mod fnv;
 pub mod fsio;
+pub mod hash;
 pub mod movegen;
 pub mod nnue;
 pub mod perft;
@@ -22,10 +22,13 @@ pub mod tt;
 pub mod types;
 
 pub use board::{Position, STARTING_FEN};
-pub use error::{
-    AllocError, DataError, FenError, FenField, MoveError, NetError, PositionError, TablebaseError,
-};
+pub use data::DataError;
+pub use error::{AllocError, FenError, FenField, MoveError, PositionError};
+/// FNV-1a at its old path: it lives in [`hash::fnv`].
+pub use hash::fnv;
 pub use movegen::{GenKind, MoveList};
+pub use nnue::NetError;
+pub use tablebase::TablebaseError;
 pub use types::{
     Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Score,
     Square, Value,

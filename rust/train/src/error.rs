@@ -3,7 +3,11 @@
 use core::fmt;
 use std::path::Path;
 
-use camelpy_core::error::{quote, AllocError, DataError, NetError};
+use camelpy_core::{
+    data::DataError,
+    error::{quote, AllocError},
+    nnue::NetError,
+};
 
 /// Why a training run cannot start or continue.
 #[derive(Debug)]

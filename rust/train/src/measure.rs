@@ -7,8 +7,7 @@ use std::{
 };
 
 use camelpy_core::{
-    data::RecordReader,
-    error::DataError,
+    data::{DataError, RecordReader},
     eval::{evaluate, EvalParams},
     nnue::Network,
 };

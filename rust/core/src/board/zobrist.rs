@@ -5,7 +5,7 @@
 //! capture is actually legal, which keeps the key canonical), and one if Black is to move.
 
 use crate::{
-    data::rng::splitmix64,
+    hash::splitmix64,
     types::{Piece, Square},
 };
 

@@ -46,11 +46,10 @@ use std::{
 use crate::{
     data::{
         format::{score_to_i16, GameResult, Header, Record, RecordWriter},
-        rng::SplitMix64,
+        DataError,
     },
-    error::DataError,
     eval::EvalParams,
-    fnv::Fnv,
+    hash::{Fnv, SplitMix64},
     nnue::Network,
     search::{info::Report, limits::SearchLimits, search_thread, SearchState},
     tt::TranspositionTable,
@@ -621,7 +620,7 @@ impl Drop for RaiseOnDrop<'_> {
 ///     eprintln!("{} games, {} positions", p.games, p.positions)
 /// })?;
 /// assert_eq!(summary.progress.games, 100);
-/// # Ok::<(), camelpy_core::error::DataError>(())
+/// # Ok::<(), camelpy_core::data::DataError>(())
 /// ```
 ///
 /// # Errors

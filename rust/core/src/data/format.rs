@@ -17,7 +17,8 @@ use std::{
 
 use crate::{
     board::write_placement,
-    error::{DataError, FenError},
+    data::DataError,
+    error::FenError,
     types::{Color, File, Move, MoveKind, Piece, PieceType, Score, VALUE_MATE},
     Position,
 };
@@ -513,7 +514,7 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// for record in reader {
 ///     println!("{}", record?.text_line());
 /// }
-/// # Ok::<(), camelpy_core::error::DataError>(())
+/// # Ok::<(), camelpy_core::data::DataError>(())
 /// ```
 pub struct RecordReader<R> {
     input: R,
@@ -793,7 +794,7 @@ pub fn export_text(input: &Path, output: &Path, stop: &AtomicBool) -> Result<u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{data::SplitMix64, types::Square};
+    use crate::{hash::SplitMix64, types::Square};
 
     /// A record of `pos` with an arbitrary legal move, score and flags drawn from `rng`.
     fn record_of(pos: &Position, rng: &mut SplitMix64) -> Option<Record> {

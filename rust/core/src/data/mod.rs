@@ -46,14 +46,17 @@
 //! fit the castling bits).
 
 pub mod datagen;
+mod error;
 pub mod filter;
 pub mod format;
-pub mod rng;
 
+/// SplitMix64 at its old path: it lives in [`crate::hash::splitmix`].
+pub use crate::hash::splitmix as rng;
+pub use crate::hash::SplitMix64;
 pub use datagen::{datagen, Datagen, DatagenProgress, DatagenSettings, DatagenSummary, Game, GameEnd};
+pub use error::DataError;
 pub use filter::{Filter, RecordFilter};
 pub use format::{
     data_info, export_text, DataInfo, GameResult, Header, Record, RecordError, RecordReader, RecordWriter,
     FORMAT_VERSION, HEADER_SIZE, MAGIC, RECORD_SIZE,
 };
-pub use rng::SplitMix64;

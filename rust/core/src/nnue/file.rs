@@ -23,9 +23,8 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use super::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
-pub use crate::error::NetError;
-use crate::{error::AllocError, fnv::fnv1a, fsio};
+use super::{NetError, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::{error::AllocError, fsio, hash::fnv1a};
 
 /// The first eight bytes of every network file.
 pub const NET_MAGIC: [u8; 8] = *b"CAMELNET";

@@ -38,10 +38,12 @@
 //! assert_eq!(stack.evaluate(&net, &pos), net.evaluate(&pos)); // incremental = full refresh
 //! ```
 
+mod error;
 pub mod file;
 pub mod simd;
 
-pub use file::{NetError, EMBEDDED_NAME, NET_HEADER_SIZE, NET_MAGIC, NET_VERSION};
+pub use error::NetError;
+pub use file::{EMBEDDED_NAME, NET_HEADER_SIZE, NET_MAGIC, NET_VERSION};
 
 use crate::{
     board::castling_destinations,
@@ -149,7 +151,7 @@ impl Network {
 
     /// A network with pseudo-random weights from `seed`, for tests and examples (it plays nonsense).
     pub fn example(seed: u64) -> Network {
-        let mut rng = crate::data::SplitMix64::new(seed);
+        let mut rng = crate::hash::SplitMix64::new(seed);
         let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
         let ft_weights = (0..INPUTS * HIDDEN).map(|_| small(40) as i16).collect();
         let ft_bias = (0..HIDDEN).map(|_| small(60) as i16 + 40).collect();
@@ -218,7 +220,7 @@ impl Network {
 
     /// The file's checksum of these weights (FNV-1a over the payload bytes), shown by `Debug`.
     pub fn hash(&self) -> u64 {
-        crate::fnv::fnv1a(&file::payload(self))
+        crate::hash::fnv1a(&file::payload(self))
     }
 }
 

@@ -253,7 +253,7 @@ mod tests {
     use super::*;
 
     fn half(seed: u64, range: i64) -> Half {
-        let mut rng = crate::data::SplitMix64::new(seed);
+        let mut rng = crate::hash::SplitMix64::new(seed);
         let mut h = [0i16; HIDDEN];
         for v in h.iter_mut() {
             *v = ((rng.next_u64() % (2 * range as u64 + 1)) as i64 - range) as i16;

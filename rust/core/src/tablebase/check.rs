@@ -17,9 +17,9 @@ use super::{
     index::Sq,
     material::{Material, MAX_PIECES},
     table::{decode, TableSet, TbValue},
+    TablebaseError,
 };
 use crate::{
-    error::TablebaseError,
     types::{Color, Piece, Square},
     Position,
 };

@@ -22,8 +22,9 @@ use super::{
     index::Layout,
     material::Material,
     table::{Table, TableSet},
+    TablebaseError,
 };
-use crate::{error::TablebaseError, fnv::fnv1a, fsio};
+use crate::{fsio, hash::fnv1a};
 
 /// The format version this build reads and writes.
 pub const TB_VERSION: u16 = 1;

@@ -21,8 +21,9 @@ use super::{
     index::{Layout, Sq},
     material::{Material, MAX_PIECES},
     table::{encode, Table, TableSet, TbValue},
+    TablebaseError,
 };
-use crate::{error::TablebaseError, types::Color};
+use crate::{error::AllocError, types::Color};
 
 /// Not decided (yet).
 const UNSET: u16 = u16::MAX;
@@ -156,10 +157,7 @@ impl Solver<'_> {
 fn atomic_vec(len: usize, value: u16) -> Result<Vec<AtomicU16>, TablebaseError> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| {
-        TablebaseError::Alloc(crate::error::AllocError {
-            what: "tablebase solver's work space",
-            bytes: 2 * len,
-        })
+        TablebaseError::Alloc(AllocError { what: "tablebase solver's work space", bytes: 2 * len })
     })?;
     v.extend((0..len).map(|_| AtomicU16::new(value)));
     Ok(v)
@@ -313,9 +311,9 @@ pub fn solve(
         .all(|c| decoded(c.load(Ordering::Relaxed)).is_none_or(|v| encode(v, 1).is_some()));
     let width = if fits { 1 } else { 2 };
     let mut entries = Vec::new();
-    entries.try_reserve_exact(total * width).map_err(|_| {
-        TablebaseError::Alloc(crate::error::AllocError { what: "tablebase", bytes: total * width })
-    })?;
+    entries
+        .try_reserve_exact(total * width)
+        .map_err(|_| TablebaseError::Alloc(AllocError { what: "tablebase", bytes: total * width }))?;
     for cell in &solver.values {
         let code = decoded(cell.load(Ordering::Relaxed)).map_or(Some(0), |v| encode(v, width));
         let code = code.ok_or_else(|| TablebaseError::TooDeep { material: material.to_string() })?;

@@ -2,10 +2,8 @@
 
 use core::fmt;
 
-use crate::{
-    error::TablebaseError,
-    types::{Color, PieceType},
-};
+use super::TablebaseError;
+use crate::types::{Color, PieceType};
 
 /// The most pieces (kings included) a table may hold: the index grows 64-fold per piece, and a
 /// 6-man table would need tens of gigabytes in this layout.

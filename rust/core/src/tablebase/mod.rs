@@ -18,6 +18,7 @@
 
 mod board;
 mod check;
+mod error;
 mod file;
 mod generate;
 mod index;
@@ -25,6 +26,7 @@ mod material;
 mod table;
 
 pub use check::{check, CheckReport};
+pub use error::TablebaseError;
 pub use file::{generate, GenerateReport, TB_EXTENSION, TB_VERSION};
 pub use generate::{solve, SolveStats};
 pub use material::{Material, MAX_PIECES, ORDER};

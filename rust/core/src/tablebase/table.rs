@@ -8,7 +8,7 @@ use super::{
     index::{Layout, Sq},
     material::{Material, MAX_PIECES},
 };
-use crate::{fnv::FnvBuildHasher, types::Color};
+use crate::{hash::FnvBuildHasher, types::Color};
 
 /// A position's exact value with best play, the fifty-move rule aside: the side to move mates in
 /// `Win(plies)` (odd), is mated in `Loss(plies)` (even; `Loss(0)`: it is checkmated), or it is a draw.

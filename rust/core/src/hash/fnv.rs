@@ -10,7 +10,7 @@ const PRIME: u64 = 0x0000_0100_0000_01b3;
 /// A running FNV-1a hash: feed bytes (or little-endian integers) in order, then read [`Fnv::finish`].
 ///
 /// ```
-/// use camelpy_core::fnv::{fnv1a, Fnv};
+/// use camelpy_core::hash::{fnv1a, Fnv};
 /// assert_eq!(Fnv::new().bytes(b"ab").u64(7).finish(), fnv1a(&[b"ab".as_slice(), &7u64.to_le_bytes()].concat()));
 /// assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
 /// ```

@@ -1,7 +1,8 @@
-//! A small deterministic pseudo-random generator for data generation: SplitMix64 (Steele, Lea and
-//! Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014; the constants are the
-//! published ones). It is fast, has a 64-bit state that any seed fills well, and passes BigCrush;
-//! nothing here needs cryptographic quality, only a stream that is the same on every machine.
+//! A small deterministic pseudo-random generator: SplitMix64 (Steele, Lea and Flood, "Fast splittable
+//! pseudorandom number generators", OOPSLA 2014; the constants are the published ones), for Zobrist keys,
+//! data generation, the trainer and the benches. It is fast, has a 64-bit state that any seed fills well,
+//! and passes BigCrush; nothing here needs cryptographic quality, only a stream that is the same on every
+//! machine.
 
 /// The increment of the state at each step: 2⁶⁴ divided by the golden ratio, odd.
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -24,7 +25,7 @@ pub const fn splitmix64(state: u64) -> u64 {
 /// A SplitMix64 stream.
 ///
 /// ```
-/// use camelpy_core::data::SplitMix64;
+/// use camelpy_core::hash::SplitMix64;
 /// let mut rng = SplitMix64::new(0);
 /// assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF); // the reference implementation's first output
 /// assert!(rng.below(20) < 20);
