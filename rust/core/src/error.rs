@@ -8,7 +8,8 @@
 //!
 //! This is the ground floor: it imports nothing but the vocabulary types. Each subsystem owns the errors
 //! of its files and settings: [`crate::data::DataError`], [`crate::nnue::NetError`],
-//! [`crate::tablebase::TablebaseError`] (all three re-exported at the crate root).
+//! [`crate::tablebase::TablebaseError`] (all three re-exported at the crate root), and
+//! [`crate::perft::SuiteLineError`].
 
 use core::fmt;
 
@@ -236,25 +237,3 @@ macro_rules! io_alloc_error {
     };
 }
 pub(crate) use io_alloc_error;
-
-/// A perft-suite line (`<FEN> ;D1 20 ;D2 400 …`) that could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SuiteLineError {
-    /// What is wrong, e.g. "bad perft tag 'D1 x'".
-    pub reason: String,
-    /// The line's number (from 1) when it was read as part of a file by [`crate::perft::parse_suite`].
-    pub line_number: Option<usize>,
-    /// The whole line.
-    pub line: String,
-}
-
-impl fmt::Display for SuiteLineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line_number {
-            Some(n) => write!(f, "{} at line {n}: '{}'", self.reason, quote(&self.line)),
-            None => write!(f, "{} in perft suite line: '{}'", self.reason, quote(&self.line)),
-        }
-    }
-}
-
-impl std::error::Error for SuiteLineError {}

@@ -2,13 +2,12 @@
 //! (<https://www.chessprogramming.org/Perft>). The last ply is bulk counted: the legal generator's count
 //! is the number of leaves, with no make/unmake.
 
-use core::sync::atomic::{AtomicBool, Ordering};
-
-use crate::{
-    board::Position,
-    error::{quote, SuiteLineError},
-    types::Move,
+use core::{
+    fmt,
+    sync::atomic::{AtomicBool, Ordering},
 };
+
+use crate::{board::Position, error::quote, types::Move};
 
 /// The number of leaf nodes `depth` plies below `pos` (1 at depth 0).
 ///
@@ -86,6 +85,28 @@ pub fn divide_interruptible(pos: &mut Position, depth: u32, stop: &AtomicBool) -
     Some(lines)
 }
 
+/// A perft-suite line (`<FEN> ;D1 20 ;D2 400 …`) that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteLineError {
+    /// What is wrong, e.g. "bad perft tag 'D1 x'".
+    pub reason: String,
+    /// The line's number (from 1) when it was read as part of a file by [`parse_suite`].
+    pub line_number: Option<usize>,
+    /// The whole line.
+    pub line: String,
+}
+
+impl fmt::Display for SuiteLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line_number {
+            Some(n) => write!(f, "{} at line {n}: '{}'", self.reason, quote(&self.line)),
+            None => write!(f, "{} in perft suite line: '{}'", self.reason, quote(&self.line)),
+        }
+    }
+}
+
+impl std::error::Error for SuiteLineError {}
+
 /// One line of a perft suite (`perft_suites/*.epd`): a position and its expected leaf counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuiteLine {
@@ -107,7 +128,7 @@ pub struct SuiteLine {
 /// assert_eq!(line.fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
 /// assert_eq!(line.counts, [(1, 3), (2, 9)]);
 /// assert!(parse_suite_line("8/8/8/8/8/8/8/K6k w - - ;D1 x").is_err());
-/// # Ok::<(), camelpy_core::error::SuiteLineError>(())
+/// # Ok::<(), camelpy_core::perft::SuiteLineError>(())
 /// ```
 pub fn parse_suite_line(line: &str) -> Result<SuiteLine, SuiteLineError> {
     let fail = |reason: String| SuiteLineError { reason, line_number: None, line: line.to_string() };
@@ -153,7 +174,7 @@ fn is_ascii_number(text: &str) -> bool {
 /// assert_eq!(suite.len(), 2);
 /// let err = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap_err();
 /// assert_eq!(err.line_number, Some(2));
-/// # Ok::<(), camelpy_core::error::SuiteLineError>(())
+/// # Ok::<(), camelpy_core::perft::SuiteLineError>(())
 /// ```
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, SuiteLineError> {
     text.lines()
