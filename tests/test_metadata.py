@@ -36,7 +36,17 @@ def test_crate_description_and_docs_cover_the_engine() -> None:
     description = _toml("rust/core/Cargo.toml")["package"]["description"]
     readme = (ROOT / "rust" / "core" / "README.md").read_text(encoding="utf-8")
     for text in (description, readme):
-        for word in ("perft", "evaluation", "parameter table", "trace", "transposition table", "LazySMP"):
+        for word in (
+            "perft",
+            "camelpy-1",
+            "NNUE",
+            "evaluation",
+            "parameter table",
+            "trace",
+            "transposition table",
+            "LazySMP",
+            "tablebase",
+        ):
             assert word in text, word
     assert "PVS" in description and "principal-variation" in readme and "bench" in readme.lower()
 
