@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from camelpy.arena.minichess import last_complete_line, play_game
+from camelpy.arena.referee import GameRecord
 from camelpy.minichess import BLACK, STARTING_STATE, WHITE, Board, Move
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the runner is POSIX code")
@@ -22,6 +23,11 @@ FAST = 0.5
 
 RANDOM = f"{sys.executable} -m camelpy minichess player --random"
 """Our random player (a Python process per move: allow it a few seconds on a loaded machine)."""
+
+
+def played(game: GameRecord) -> list[Move]:
+    """The moves of a runner game, as moves."""
+    return [Move.parse(m.uci) for m in game.moves]
 
 
 def script(tmp_path: Path, name: str, body: str) -> str:
@@ -60,7 +66,7 @@ def test_king_capture_wins(tmp_path: Path) -> None:
     lines: list[str] = []
     game = play_game([white, black], 2.0, start=Board("5/2k2/1Q3/3q1/2K2/5 w 20"), out=lines.append)
     assert (game.result, game.winner, game.reason) == ("1-0", WHITE, "king captured")
-    assert game.moves == [Move(2, 1, 1, 2)]
+    assert played(game) == [Move(2, 1, 1, 2)]
     assert lines[-1] == "\nresult: 1-0 (White wins: king captured)"
     assert any(line.startswith("\nply 21: White plays 2 1 1 2 (") for line in lines)
 
@@ -80,7 +86,7 @@ def test_a_whole_scripted_game_keeps_each_players_directory(tmp_path: Path) -> N
     black = scripted(tmp_path, "black", ["1 1 2 1", "0 1 1 1"])
     game = play_game([white, black], 2.0, workdir=tmp_path / "games", out=None)
     # White's list is used up at its third move: it writes an empty action file and loses.
-    assert game.moves == [Move.parse(m) for m in ["4 2 3 2", "1 1 2 1", "5 3 2 0", "0 1 1 1"]]
+    assert played(game) == [Move.parse(m) for m in ["4 2 3 2", "1 1 2 1", "5 3 2 0", "0 1 1 1"]]
     assert game.reason.startswith("White wrote no move in its action file (") and game.result == "0-1"
     assert (tmp_path / "games" / "white" / "count").read_text() == "3\n"
     assert (tmp_path / "games" / "black" / "count").read_text() == "2\n"
@@ -92,7 +98,7 @@ def test_garbage_loses(tmp_path: Path) -> None:
     garbage = script(tmp_path, "garbage", "echo 'e2e4 please' > action")
     game = play_game([garbage, RANDOM], FAST, out=None)
     assert (game.result, game.winner) == ("0-1", BLACK)
-    assert game.reason == "White wrote a malformed move 'e2e4 please'" and game.moves == []
+    assert game.reason == "White wrote a malformed move 'e2e4 please'" and played(game) == []
 
 
 def test_only_the_tail_of_a_huge_action_file_is_read(tmp_path: Path) -> None:
@@ -106,7 +112,7 @@ def test_only_the_tail_of_a_huge_action_file_is_read(tmp_path: Path) -> None:
     (tmp_path / "filler").write_text("x" * 1_000_000 + "\n4 1 3 1\n")
     silent = script(tmp_path, "silent", "exit 0")
     game = play_game([huge, silent], FAST, out=None)
-    assert game.moves == [Move(4, 1, 3, 1)]
+    assert played(game) == [Move(4, 1, 3, 1)]
 
 
 def test_illegal_move_loses(tmp_path: Path) -> None:
@@ -123,7 +129,7 @@ def test_half_line_is_ignored_when_killed(tmp_path: Path) -> None:
     start = time.monotonic()
     game = play_game([half, garbage], FAST, out=None)
     assert time.monotonic() - start < 10
-    assert game.moves == [Move(4, 0, 3, 0)]
+    assert played(game) == [Move(4, 0, 3, 0)]
     assert (game.result, game.reason) == ("1-0", "Black wrote a malformed move '9 9 9 9'")
 
 
@@ -139,14 +145,14 @@ def test_a_last_line_without_newline_counts_when_the_player_exits(tmp_path: Path
     plain = script(tmp_path, "plain", "printf '4 0 3 0' > action")
     garbage = script(tmp_path, "garbage", "printf '4 0 3' > action")
     game = play_game([plain, garbage], FAST, out=None)
-    assert game.moves == [Move(4, 0, 3, 0)]
+    assert played(game) == [Move(4, 0, 3, 0)]
     assert game.reason == "Black wrote a malformed move '4 0 3'"
 
 
 def test_a_player_that_never_writes_loses(tmp_path: Path) -> None:
     silent = script(tmp_path, "silent", "exit 0")
     game = play_game([RANDOM, silent], 10.0, start=Board("kqbnr/ppppp/5/5/PPPPP/RNBQK w 40"), out=None)
-    assert game.result == "1-0" and len(game.moves) == 1
+    assert game.result == "1-0" and len(played(game)) == 1
     assert game.reason.startswith("Black wrote no move in its action file (")
 
 
@@ -168,7 +174,7 @@ def test_overrunning_the_time_limit(tmp_path: Path) -> None:
     thinker = script(tmp_path, "thinker", "echo '4 4 3 4' > action; exec sleep 30")
     silent = script(tmp_path, "silent", "exit 0")
     game = play_game([thinker, silent], FAST, out=None)
-    assert game.moves == [Move(4, 4, 3, 4)] and game.winner == WHITE
+    assert played(game) == [Move(4, 4, 3, 4)] and game.winner == WHITE
 
 
 def test_two_random_players_through_the_cli(tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import contextlib
-import dataclasses
 import json
 import os
 import random
@@ -30,19 +29,23 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from camelpy._args import int_arg, path_arg, read_text
+from camelpy.arena import game as game_loop
 from camelpy.arena import stats
 from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
-from camelpy.arena.openings import MAX_PAIRS
+from camelpy.arena.game import Answer, Rules
+from camelpy.arena.openings import MAX_PAIRS, Opening
+from camelpy.arena.referee import GameRecord, MoveRecord
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
 __all__ = [
-    "GameResult",
     "LeiserPlayer",
     "add_arguments",
+    "game_text",
     "main",
     "opening_for",
     "play_game",
@@ -73,12 +76,43 @@ MAX_RANDOM_PLIES = 40
 
 
 class LeiserPlayer:
-    """One running protocol engine: lines in, lines out with deadlines, killed when done."""
+    """One running protocol engine: lines in, lines out with deadlines, killed when done; a
+    :class:`camelpy.arena.game.Player` that keeps its clock (the engine's ``tc=``) from move to move."""
 
     def __init__(self, config: EngineConfig) -> None:
         self.config = config
         self.process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
+        self.clock = 0.0
+        """Seconds left on its clock in the game being played (with a ``tc=``)."""
+
+    @property
+    def name(self) -> str:
+        """The engine's name."""
+        return self.config.name
+
+    def new_game(self) -> None:
+        """``ucinewgame``, then ``isready`` (:exc:`ValueError` if it does not answer); a full clock."""
+        self.send("ucinewgame")
+        self.ready()
+        self.clock = self.config.tc.base if self.config.tc is not None else 0.0
+
+    def play(self, board: Board, moves: Sequence[str]) -> Answer:
+        """The engine's ``bestmove`` for the game *moves*, under its limits and clock: no answer in time
+        is a loss on ``time`` (or a ``crash`` when it died), and so is a clock overrun."""
+        go, allowed = _go(self.config, self.clock)
+        began = time.monotonic()
+        answer = self.best_move(list(moves), go, began + allowed)
+        spent = time.monotonic() - began
+        if answer is None:
+            alive = self.process is not None and self.process.poll() is None
+            return Answer(None, spent, ("time" if alive else "crash", ""))
+        if self.config.tc is not None:
+            self.clock -= spent
+            if self.clock < -self.config.timemargin_ms / 1000:
+                return Answer(None, spent, ("time", ""))
+            self.clock += self.config.tc.inc
+        return Answer(answer, spent)
 
     def start(self) -> None:
         """Starts it and waits for ``uciok``, sets its options and waits for ``readyok``.
@@ -172,51 +206,64 @@ class LeiserPlayer:
         self.process = None
 
 
-@dataclasses.dataclass(frozen=True)
-class GameResult:
-    """One finished game."""
+def game_text(record: GameRecord, rules: int, event: str = "camelpy leiserchess match") -> str:
+    """A game in the course's notation with tags (PGN-like): a line of ``games.txt``."""
+    tags = [
+        ("Event", event),
+        ("Round", f"{record.pair + 1}.{record.game + 1}"),
+        ("Tangerine", record.white),
+        ("Lavender", record.black),
+        ("Rules", str(rules)),
+        ("FEN", STARTING_FEN),
+        ("Result", record.result),
+        ("Termination", record.termination),
+    ]
+    opening = record.opening.moves
+    words = []
+    for i, move in enumerate(opening + tuple(m.uci for m in record.moves)):
+        if i % 2 == 0:
+            words.append(f"{i // 2 + 1}.")
+        words.append(move + ("" if i != len(opening) - 1 else " {book}"))
+    head = "\n".join(f'[{k} "{v}"]' for k, v in tags)
+    return f"{head}\n\n{' '.join(words + [record.result])}\n"
 
-    pair: int
-    """The pair (one opening, colours swapped)."""
-    game: int
-    """0 or 1 within the pair."""
-    tangerine: str
-    """The engine that moved first."""
-    lavender: str
-    """The other engine."""
-    opening: tuple[str, ...]
-    """The random moves the game started with."""
-    moves: tuple[str, ...]
-    """The engines' moves."""
-    result: str
-    """``1-0`` (Tangerine won), ``0-1`` or ``1/2-1/2``."""
-    termination: str
-    """``king_hit``, ``repetition``, ``quiet_moves``, ``max_plies``, ``illegal_move``, ``time``, ``crash``."""
 
-    def score_for(self, name: str) -> float:
-        """*name*'s points."""
-        won = {"1-0": self.tangerine, "0-1": self.lavender}.get(self.result)
-        return 0.5 if self.result == "1/2-1/2" else 1.0 if won == name else 0.0
+def _log_line(record: GameRecord) -> dict[str, Any]:
+    """A game as a line of ``games.jsonl`` (the first player is Tangerine, the second Lavender)."""
+    return {
+        "pair": record.pair,
+        "game": record.game,
+        "tangerine": record.white,
+        "lavender": record.black,
+        "opening": list(record.opening.moves),
+        "moves": [m.uci for m in record.moves],
+        "result": record.result,
+        "termination": record.termination,
+    }
 
-    def to_text(self, rules: int, event: str = "camelpy leiserchess match") -> str:
-        """The game in the course's notation with tags (PGN-like)."""
-        tags = [
-            ("Event", event),
-            ("Round", f"{self.pair + 1}.{self.game + 1}"),
-            ("Tangerine", self.tangerine),
-            ("Lavender", self.lavender),
-            ("Rules", str(rules)),
-            ("FEN", STARTING_FEN),
-            ("Result", self.result),
-            ("Termination", self.termination),
-        ]
-        words = []
-        for i, move in enumerate(self.opening + self.moves):
-            if i % 2 == 0:
-                words.append(f"{i // 2 + 1}.")
-            words.append(move + ("" if i != len(self.opening) - 1 else " {book}"))
-        head = "\n".join(f'[{k} "{v}"]' for k, v in tags)
-        return f"{head}\n\n{' '.join(words + [self.result])}\n"
+
+def _record(
+    pair: int,
+    game: int,
+    names: tuple[str, str],
+    opening: Sequence[str],
+    moves: Sequence[str],
+    result: str,
+    termination: str,
+) -> GameRecord:
+    """The record of a game: Tangerine first, its random *opening* as the book."""
+    return GameRecord(
+        names[0],
+        names[1],
+        Opening(STARTING_FEN, tuple(opening)),
+        result,
+        termination,
+        "",
+        tuple(MoveRecord(move) for move in moves),
+        round=f"{pair + 1}.{game + 1}",
+        pair=pair,
+        game=game,
+    )
 
 
 def opening_for(seed: int, pair: int, plies: int, rules: int) -> tuple[str, ...]:
@@ -275,57 +322,23 @@ def play_game(
     opening: tuple[str, ...],
     rules: int,
     max_plies: int,
-) -> GameResult:
-    """Plays one game, ``players[0]`` moving first (Tangerine), from *opening*."""
-    board = Board(rules=rules)
-    for move in opening:
-        board.push(move)
-    names = (players[0].config.name, players[1].config.name)
-    clocks = [p.config.tc.base if p.config.tc is not None else 0.0 for p in players]
-    played: list[str] = []
-    for player in players:
-        player.send("ucinewgame")
-        player.ready()
-
-    def finish(result: str, termination: str) -> GameResult:
-        return GameResult(pair, game, names[0], names[1], opening, tuple(played), result, termination)
-
-    def loses(side: int, termination: str) -> GameResult:
-        return finish("0-1" if side == 0 else "1-0", termination)
-
-    while True:
-        outcome = board.outcome()
-        if outcome is not None:
-            return finish(outcome.result(), outcome.termination.value)
-        if len(opening) + len(played) >= max_plies:
-            return finish("1/2-1/2", "max_plies")
-        side = 0 if board.turn else 1
-        player = players[side]
-        go, allowed = _go(player.config, clocks[side])
-        began = time.monotonic()
-        answer = player.best_move(list(opening) + played, go, began + allowed)
-        spent = time.monotonic() - began
-        if answer is None:
-            alive = player.process is not None and player.process.poll() is None
-            return loses(side, "time" if alive else "crash")
-        if player.config.tc is not None:
-            clocks[side] -= spent
-            if clocks[side] < -player.config.timemargin_ms / 1000:
-                return loses(side, "time")
-            clocks[side] += player.config.tc.inc
-        try:
-            board.push(answer)
-        except (ValueError, TypeError):
-            played.append(answer)
-            return loses(side, "illegal_move")
-        played.append(answer)
+) -> GameRecord:
+    """Plays one game, ``players[0]`` moving first (Tangerine), from *opening*
+    (:func:`camelpy.arena.game.play_game` under Leiserchess's referee: a draw after *max_plies*, the
+    illegal move that lost recorded)."""
+    policy = Rules[Board](keep_illegal=True, max_plies=max_plies)
+    return game_loop.play_game(players, Board(rules=rules), policy, opening=opening, pair=pair, game=game)
 
 
 def _settings(engines: tuple[EngineConfig, ...], args: dict[str, Any]) -> dict[str, Any]:
     return {"engines": [e.to_json() for e in engines], **args}
 
 
-def _read_log(path: Path, text: str, settings: dict[str, Any]) -> list[GameResult]:
+_LOG_FIELDS = {"pair", "game", "tangerine", "lavender", "opening", "moves", "result", "termination"}
+"""The fields of a game's line in ``games.jsonl``."""
+
+
+def _read_log(path: Path, text: str, settings: dict[str, Any]) -> list[GameRecord]:
     """The games of the log *path* whose *text* is given (``""``: none yet)."""
     lines = text.splitlines()
     if not text.strip():
@@ -340,9 +353,11 @@ def _read_log(path: Path, text: str, settings: dict[str, Any]) -> list[GameResul
     for line in lines[1:]:
         with contextlib.suppress(ValueError, TypeError, KeyError):
             data = json.loads(line)
-            data["opening"] = tuple(data["opening"])
-            data["moves"] = tuple(data["moves"])
-            games.append(GameResult(**data))
+            if set(data) != _LOG_FIELDS:
+                continue
+            names = (data["tangerine"], data["lavender"])
+            fields = (data["opening"], data["moves"], data["result"], data["termination"])
+            games.append(_record(data["pair"], data["game"], names, *fields))
     return games
 
 
@@ -360,14 +375,14 @@ def run_pairs(
     decided: Any = None,
     report: Any = None,
     event: str = "camelpy leiserchess match",
-) -> list[GameResult]:
+) -> list[GameRecord]:
     """Plays pair *p* between ``engines[pairings[p][0]]`` (Tangerine in its first game) and
     ``engines[pairings[p][1]]`` for every *p*, each pair from its random opening, resuming the log in
     *out* (whose header must hold *settings*; ``None``: no files), and returns every game (earlier
     runs' too). *decided*, given the games so far, may stop the run (an SPRT); *report* gets each game
     and the games so far; *event* names the run in ``games.txt``."""
     folder = None if out is None else Path(path_arg(out, "out"))
-    done: list[GameResult] = []
+    done: list[GameRecord] = []
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         log = folder / "games.jsonl"
@@ -402,9 +417,9 @@ def run_pairs(
                     games.append(result)
                     if folder is not None:
                         with (folder / "games.jsonl").open("a", encoding="utf-8") as f:
-                            f.write(json.dumps(dataclasses.asdict(result)) + "\n")
+                            f.write(json.dumps(_log_line(result)) + "\n")
                         with (folder / "games.txt").open("a", encoding="utf-8") as f:
-                            f.write(result.to_text(rules, event) + "\n")
+                            f.write(game_text(result, rules, event) + "\n")
                     if report is not None:
                         report(result, games)
                     if is_decided():
@@ -443,14 +458,14 @@ def run_match(
         engines, {"rules": rules, "random_plies": random_plies, "seed": seed, "max_plies": max_plies}
     )
 
-    def decided(games: list[GameResult]) -> bool:
+    def decided(games: list[GameRecord]) -> bool:
         return sprt is not None and sprt.status(_summary(engines, games, rules)["pentanomial"]) is not None
 
     folder = Path(path_arg(out, "out"))
 
-    def line(result: GameResult, games: list[GameResult]) -> None:
+    def line(result: GameRecord, games: list[GameRecord]) -> None:
         report(
-            f"game {len(games)}: {result.tangerine} - {result.lavender} {result.result}"
+            f"game {len(games)}: {result.white} - {result.black} {result.result}"
             f" ({result.termination}); {_summary(engines, games, rules)['status']}"
         )
 
@@ -480,7 +495,7 @@ def run_match(
 
 
 def _summary(
-    engines: tuple[EngineConfig, EngineConfig], games: list[GameResult], rules: int
+    engines: tuple[EngineConfig, EngineConfig], games: list[GameRecord], rules: int
 ) -> dict[str, Any]:
     name = engines[0].name
     count = stats.tally((g.pair, g.score_for(name)) for g in games)

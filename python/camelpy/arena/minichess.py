@@ -34,7 +34,8 @@ group.
 '4 0 3 0'
 >>> last_complete_line(b"4 0 3 0\\n4 1 3 1", finished=True)
 '4 1 3 1'
->>> describe(GameResult("1-0", True, "king captured", [], Board().fen()))
+>>> from camelpy.arena.openings import Opening
+>>> describe(GameRecord("a", "b", Opening(Board().fen()), "1-0", "king_captured", "king captured"))
 '1-0 (White wins: king captured)'
 """
 
@@ -65,7 +66,10 @@ from camelpy._args import (
     split_command,
 )
 from camelpy._quote import quote
-from camelpy.errors import IllegalMoveError, InvalidMoveError
+from camelpy.arena import game as game_loop
+from camelpy.arena.referee import GameRecord
+from camelpy.errors import InvalidMoveError
+from camelpy.games import Outcome
 from camelpy.minichess import (
     WHITE,
     Board,
@@ -76,7 +80,6 @@ from camelpy.minichess import (
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",
     "Answer",
-    "GameResult",
     "FilePlayer",
     "MatchScore",
     "describe",
@@ -104,23 +107,29 @@ MAX_LOG_BYTES = 256 << 20
 _COLOR_NAMES = {True: "White", False: "Black"}
 
 
-@dataclasses.dataclass(frozen=True)
-class GameResult:
-    """How a runner game ended."""
-
-    result: str
-    """``1-0``, ``0-1`` or ``1/2-1/2``."""
-    winner: bool | None
-    """:data:`camelpy.minichess.WHITE`, ``BLACK``, or ``None`` for a draw."""
-    reason: str
-    """Why, in a few words: ``king captured``, ``material count 22-21``, ``illegal move '…'``, …"""
-    moves: list[Move]
-    """The moves played."""
-    final: str
-    """The final board in the one-line form."""
+def _outcome_reason(board: Board, outcome: Outcome) -> str:
+    return {
+        Termination.KING_CAPTURED: "king captured",
+        Termination.MATERIAL_COUNT: (
+            f"material count {board.material(WHITE)}-{board.material(not WHITE)} after {board.ply} plies"
+        ),
+        Termination.NO_MOVES: f"{_COLOR_NAMES[board.turn]} has no move",
+    }[outcome.termination]
 
 
-def describe(result: GameResult) -> str:
+def _illegal_reason(side: str, text: str, malformed: bool) -> str:
+    return (
+        f"{side} wrote a malformed move {quote(text)}"
+        if malformed
+        else f"{side} played an illegal move {quote(text)}"
+    )
+
+
+RULES = game_loop.Rules[Board](_outcome_reason, _illegal_reason)
+"""The runner's referee: its words for each ending (the board's rules end a game after 50 plies)."""
+
+
+def describe(result: GameRecord) -> str:
     """One line for a result: ``1-0 (White wins: king captured)``."""
     who = "draw" if result.winner is None else f"{_COLOR_NAMES[result.winner]} wins"
     return f"{result.result} ({who}: {result.reason})"
@@ -149,13 +158,39 @@ def _command_words(command: str) -> list[str]:
 
 
 class FilePlayer:
-    """A file-protocol player: a command started once per move in *workdir*."""
+    """A file-protocol player: a command started once per move in *workdir*, with *seconds* a move; a
+    :class:`camelpy.arena.game.Player` named by its command."""
 
-    def __init__(self, command: str, workdir: Path) -> None:
+    def __init__(self, command: str, workdir: Path, seconds: float = DEFAULT_TIME_PER_MOVE) -> None:
         self.command = command
         self.words = _command_words(command)
         self.workdir = workdir
+        self.seconds = seconds
         workdir.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def name(self) -> str:
+        """Its command line."""
+        return self.command
+
+    def new_game(self) -> None:
+        """Nothing: a file-protocol player starts afresh every move."""
+
+    def play(self, board: Board, moves: Sequence[str]) -> game_loop.Answer:
+        """The player's move on *board* (:meth:`think`); no move, a problem with its files or a time-out
+        without a move is its fault, said as the runner says it."""
+        line, elapsed, killed, problem = self.think(board, self.seconds)
+        name = _COLOR_NAMES[board.turn]
+        timing = f"{elapsed:.2f} s" + (", killed at the time limit" if killed else "")
+        if problem is not None:
+            return game_loop.Answer(None, elapsed, ("no_move", f"{name} has no move: {problem}"))
+        if line is None:
+            why = "no move" + (" before the time limit" if killed else " in its action file")
+            fault = ("time" if killed else "no_move", f"{name} wrote {why} ({timing})")
+            return game_loop.Answer(None, elapsed, fault)
+        with contextlib.suppress(InvalidMoveError):
+            line = str(Move.parse(line))
+        return game_loop.Answer(line, elapsed, note=timing)
 
     def think(self, board: Board, seconds: float) -> Answer:
         """Runs the player on *board* for at most *seconds*; returns the last complete line of its
@@ -302,11 +337,13 @@ def play_game(
     start: Board | None = None,
     workdir: str | os.PathLike[str] | None = None,
     out: Callable[[str], None] | None = print,
-) -> GameResult:
+) -> GameRecord:
     """Plays one game between two file-protocol *players* (command lines, White first) at
     *time_per_move* seconds, from *start* (default: the initial position), printing each move and
-    board through *out* (``None``: silent). The players' working directories are *workdir*\\ ``/white``
-    and ``/black`` (kept), or temporary ones (removed).
+    board through *out* (``None``: silent); returns its record (the players named by their commands, the
+    moves in the course's notation, each with its time, the final board in :attr:`GameRecord.final`).
+    The players' working directories are *workdir*\\ ``/white`` and ``/black`` (kept), or temporary
+    ones (removed).
 
     :raises: :exc:`ValueError` for a bad argument or a player that cannot be started.
     """
@@ -321,47 +358,16 @@ def play_game(
         else Path(tempfile.mkdtemp(prefix="minichess-"))
     )
     try:
-        seats = {
-            WHITE: FilePlayer(players[0], base / "white"),
-            not WHITE: FilePlayer(players[1], base / "black"),
-        }
-        moves: list[Move] = []
+        seats = (FilePlayer(players[0], base / "white", limit), FilePlayer(players[1], base / "black", limit))
         emit(str(board))
-        while True:
-            outcome = board.outcome()
-            if outcome is not None:
-                reason = {
-                    Termination.KING_CAPTURED: "king captured",
-                    Termination.MATERIAL_COUNT: (
-                        f"material count {board.material(WHITE)}-{board.material(not WHITE)} "
-                        f"after {board.ply} plies"
-                    ),
-                    Termination.NO_MOVES: f"{_COLOR_NAMES[board.turn]} has no move",
-                }[outcome.termination]
-                return _finish(emit, outcome.result(), outcome.winner, reason, moves, board)
-            side = board.turn
-            name = _COLOR_NAMES[side]
-            line, elapsed, killed, problem = seats[side].think(board, limit)
-            timing = f"{elapsed:.2f} s" + (", killed at the time limit" if killed else "")
-            if problem is not None:
-                return _finish(emit, *_loss(side), f"{name} has no move: {problem}", moves, board)
-            if line is None:
-                why = "no move" + (" before the time limit" if killed else " in its action file")
-                return _finish(emit, *_loss(side), f"{name} wrote {why} ({timing})", moves, board)
-            try:
-                move = Move.parse(line)
-                board.push(move)
-            except InvalidMoveError:
-                return _finish(
-                    emit, *_loss(side), f"{name} wrote a malformed move {quote(line)}", moves, board
-                )
-            except IllegalMoveError:
-                return _finish(
-                    emit, *_loss(side), f"{name} played an illegal move {quote(line)}", moves, board
-                )
-            moves.append(move)
-            emit(f"\nply {board.ply}: {name} plays {move} ({timing})")
+
+        def moved(board: Board, answer: game_loop.Answer) -> None:
+            emit(f"\nply {board.ply}: {_COLOR_NAMES[not board.turn]} plays {board.peek()} ({answer.note})")
             emit(str(board))
+
+        game = game_loop.play_game(seats, board, RULES, on_move=moved)
+        emit(f"\nresult: {describe(game)}")
+        return game
     finally:
         if workdir is None:
             shutil.rmtree(base, ignore_errors=True)
@@ -442,7 +448,7 @@ def play_match(
                 "result": result.result,
                 "reason": result.reason,
                 "player1_points": points if first_white else 1 - points,
-                "moves": [str(m) for m in result.moves],
+                "moves": [m.uci for m in result.moves],
             }
             if log is not None:
                 with open(log, "a", encoding="utf-8") as f:
@@ -454,20 +460,3 @@ def play_match(
     final = MatchScore(*score)
     say(f"PLAYER1 {final.points:g}/{games}: +{final.wins} ={final.draws} -{final.losses}")
     return final
-
-
-def _loss(side: bool) -> tuple[str, bool]:
-    return ("0-1", not WHITE) if side == WHITE else ("1-0", WHITE)
-
-
-def _finish(
-    emit: Callable[[str], None],
-    result: str,
-    winner: bool | None,
-    reason: str,
-    moves: list[Move],
-    board: Board,
-) -> GameResult:
-    game = GameResult(result, winner, reason, moves, board.fen())
-    emit(f"\nresult: {describe(game)}")
-    return game

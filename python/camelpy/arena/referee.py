@@ -115,7 +115,9 @@ class MoveRecord:
 
 @dataclasses.dataclass(frozen=True)
 class GameRecord:
-    """A finished game with everything needed for PGN, statistics and resuming."""
+    """A finished game with everything needed for PGN, statistics and resuming: the one record of every
+    game the arena plays (chess, Leiserchess, MiniChess). *white* is the player who moves first
+    (Leiserchess's Tangerine), the opening's FEN and the moves are in the game's own notation."""
 
     white: str
     """White's engine name."""
@@ -143,6 +145,15 @@ class GameRecord:
     """Black's limits."""
     started: str = ""
     """UTC start time, ``YYYY.MM.DD HH:MM:SS``."""
+    final: str = ""
+    """The final position in the game's own notation, when the game keeps it (MiniChess's runner; not
+    written to JSON when empty)."""
+
+    @property
+    def winner(self) -> bool | None:
+        """``True`` when the first player (White, Tangerine) won, ``False`` when the second did,
+        ``None`` for a draw or a game without a result."""
+        return {"1-0": True, "0-1": False}.get(self.result)
 
     def score_for(self, name: str) -> float:
         """Points for the engine called *name* (1, ½ or 0).
@@ -211,6 +222,8 @@ class GameRecord:
         data = dataclasses.asdict(self)
         data["opening"] = self.opening.to_json()
         data["moves"] = [[m.uci, m.score, m.depth, round(m.time, 4), m.cp] for m in self.moves]
+        if not self.final:
+            del data["final"]
         return data
 
     @classmethod

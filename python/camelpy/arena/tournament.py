@@ -77,7 +77,6 @@ from camelpy.arena.leiserchess import (
     DEFAULT_MAX_PLIES,
     DEFAULT_RANDOM_PLIES,
     MAX_RANDOM_PLIES,
-    GameResult,
     run_pairs,
 )
 from camelpy.arena.match import adjudication_from_args
@@ -380,10 +379,8 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
 class TournamentResult:
     """The games and the rating table."""
 
-    games: tuple[GameRecord, ...] | tuple[GameResult, ...]
-    """Every game played (including earlier runs of a resumed tournament): chess's
-    :class:`~camelpy.arena.referee.GameRecord` or Leiserchess's
-    :class:`~camelpy.arena.leiserchess.GameResult`."""
+    games: tuple[GameRecord, ...]
+    """Every game played (including earlier runs of a resumed tournament), of whichever game."""
     table: RatingTable
     """Ratings, strongest first."""
 
@@ -491,8 +488,8 @@ def _run_leiserchess(config: TournamentConfig, *, quiet: bool) -> TournamentResu
     total = 2 * config.rounds * len(plan)
     progress = Progress(total, 0, quiet=quiet)
 
-    def on_game(result: GameResult, games: list[GameResult]) -> None:
-        progress.update(len(games), f"{result.tangerine} {result.result} {result.lavender}")
+    def on_game(result: GameRecord, games: list[GameRecord]) -> None:
+        progress.update(len(games), f"{result.white} {result.result} {result.black}")
 
     try:
         games = run_pairs(
@@ -511,7 +508,7 @@ def _run_leiserchess(config: TournamentConfig, *, quiet: bool) -> TournamentResu
     finally:
         progress.close()
     table = fit_ratings(
-        ((g.tangerine, g.lavender, g.score_for(g.tangerine)) for g in games),
+        ((g.white, g.black, g.score_for(g.white)) for g in games),
         config.anchor,
         config.anchor_elo,
     )
