@@ -9,7 +9,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use camelpy_core::{data::SplitMix64, AllocError, Score};
+use camelpy_core::{hash::SplitMix64, AllocError, Score};
 
 use crate::{
     game::{Game, Rules},

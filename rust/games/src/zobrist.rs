@@ -1,8 +1,8 @@
 //! [`ZobristKeys`]: a game's hashing numbers, one per (piece, square) and one for the second player to
-//! move, made at compile time from a fixed seed by the core's SplitMix64, so that keys are the same on
-//! every build and platform.
+//! move, made at compile time from a fixed seed by the core's SplitMix64 (`camelpy_core::hash`), so
+//! that keys are the same on every build and platform.
 
-use camelpy_core::data::rng::splitmix64;
+use camelpy_core::hash::splitmix64;
 
 /// `PIECES × SQUARES` piece keys and the side key, drawn in that order from one stream: the state starts
 /// at the seed and grows by the step before each draw, and each key is SplitMix64's mix of the state.

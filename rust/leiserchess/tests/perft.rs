@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use camelpy_core::data::SplitMix64;
+use camelpy_core::hash::SplitMix64;
 use camelpy_leiserchess::{
     perft::{divide, perft, perft_interruptible},
     Board, Position, Rules,

@@ -27,7 +27,7 @@
 
 use std::time::{Duration, Instant};
 
-use camelpy_core::data::SplitMix64;
+use camelpy_core::hash::SplitMix64;
 
 use crate::{
     board::Board,

@@ -5,7 +5,7 @@
 //! A position's key is the XOR of one number per (piece, square) and one more when Black is to move.
 //! The ply count is not in the key: a table that needs it (the 50-ply horizon) adds it itself.
 
-use camelpy_core::data::rng::splitmix64;
+use camelpy_core::hash::splitmix64;
 use camelpy_games::ZobristKeys;
 
 use crate::types::{Piece, Square, NUM_SQUARES};
