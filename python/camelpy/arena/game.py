@@ -2,8 +2,9 @@
 (:class:`camelpy.games.Board`: ``push``, ``outcome``, ``turn``) and its :class:`Rules` (how its referee
 words an ending), and a :class:`~camelpy.arena.referee.GameRecord` back. Leiserchess's protocol engines
 (:class:`camelpy.arena.leiserchess.LeiserPlayer`) and MiniChess's file-protocol programs
-(:class:`camelpy.arena.minichess.FilePlayer`) both play through :func:`play_game`; chess's UCI engines
-keep their asynchronous referee (:func:`camelpy.arena.referee.play_game`).
+(:class:`camelpy.arena.minichess.FilePlayer`) both play through :func:`play_game`, and so does camelpy's
+own searcher in this process (:class:`SearcherPlayer`); chess's UCI engines keep their asynchronous
+referee (:func:`camelpy.arena.referee.play_game`).
 
 >>> from camelpy.leiserchess import Board
 >>> class Resigner:
@@ -19,15 +20,16 @@ keep their asynchronous referee (:func:`camelpy.arena.referee.play_game`).
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from camelpy.arena.openings import Opening
 from camelpy.arena.referee import GameRecord, MoveRecord
 from camelpy.errors import InvalidMoveError
-from camelpy.games import Board, Outcome
+from camelpy.games import Board, Outcome, Searcher
 
-__all__ = ["Answer", "Player", "Rules", "play_game"]
+__all__ = ["Answer", "Player", "Rules", "SearcherPlayer", "play_game"]
 
 
 class Answer(NamedTuple):
@@ -62,6 +64,54 @@ class Player(Protocol[BoardT_contra]):
     def play(self, board: BoardT_contra, moves: Sequence[str]) -> Answer:
         """Its move on *board*, whose game from the start position is *moves* (the texts played)."""
         ...
+
+
+class SearcherPlayer(Generic[BoardT]):
+    """camelpy's own *searcher* (a :class:`camelpy.games.Searcher`) as a player in this process, named
+    *name*, searching each move to *depth* plies, about *nodes* positions or *time* seconds (at least
+    one), its table cleared for each new game.
+
+    >>> from camelpy import minichess
+    >>> players = [SearcherPlayer(f"depth {d}", minichess.Searcher(hash_mb=1), depth=d) for d in (1, 3)]
+    >>> record = play_game(players, minichess.Board(), Rules[minichess.Board]())
+    >>> record.white, record.black, record.result != "*", len(record.moves) <= 50
+    ('depth 1', 'depth 3', True, True)
+
+    :raises: :exc:`ValueError` without a limit.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        searcher: Searcher[BoardT, Any],
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        time: float | None = None,
+    ) -> None:
+        if depth is None and nodes is None and time is None:
+            raise ValueError("a searcher player needs a depth, nodes or time limit")
+        self._name = name
+        self.searcher = searcher
+        self.depth, self.nodes, self.time = depth, nodes, time
+
+    @property
+    def name(self) -> str:
+        """The name it plays under."""
+        return self._name
+
+    def new_game(self) -> None:
+        """Clears the searcher's table."""
+        self.searcher.clear()
+
+    def play(self, board: BoardT, moves: Sequence[str]) -> Answer:
+        """The searcher's move on *board* (*moves* are on the board already)."""
+        began = time.monotonic()
+        found = self.searcher.search(board, depth=self.depth, nodes=self.nodes, time=self.time)
+        spent = time.monotonic() - began
+        if found.move is None:
+            return Answer(None, spent, ("no_move", f"{self._name} found no move"))
+        return Answer(str(found.move), spent, note=f"{spent:.2f} s")
 
 
 def _no_reason(board: Any, outcome: Outcome) -> str:
