@@ -34,9 +34,12 @@ use crate::{
     eval::{evaluate, features, Weights, NUM_WEIGHTS},
     moves::Move,
     position::Position,
-    selfplay::MAX_GAME_PLIES,
     types::{Color, Kind},
 };
+
+/// A self-play game still going after this many plies is a draw (the 2016 rules have no quiet-move
+/// draw, and two equal players can shuffle for long without repeating).
+pub const MAX_GAME_PLIES: usize = 400;
 
 /// Ordering value of a move whose shot hits the enemy king (far above any zap).
 const ORDER_KING_HIT: i32 = 10_000;

@@ -14,9 +14,7 @@ use crate::{
     search::SearchGame,
 };
 
-/// A self-play game still going after this many plies is a draw (the 2016 rules have no quiet-move
-/// draw, and two equal players can shuffle for long without repeating).
-pub const MAX_GAME_PLIES: usize = 400;
+pub use crate::search::MAX_GAME_PLIES;
 
 /// How self-play games are played: the rule set, and the framework's settings
 /// ([`selfplay::SelfPlaySettings`]) spelt out beside it, so that the settings are one flat record.
