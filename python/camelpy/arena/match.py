@@ -28,7 +28,7 @@ import dataclasses
 import json
 import shlex
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -430,10 +430,11 @@ def main(args: argparse.Namespace) -> int:
         raise ValueError(f"a match needs exactly two --engine options, got {len(args.engine)}")
     engine1, engine2 = (parse_engine(words, args.each) for words in args.engine)
     _refuse_other_games(args)
-    if args.game == "leiserchess":
-        return _leiserchess(args, engine1, engine2)
-    if args.game == "minichess":
-        return _minichess(args, engine1, engine2)
+    return _GAMES[args.game].play(args, engine1, engine2)
+
+
+def _chess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:
+    """``camelpy match`` (``--game chess``, the default): :func:`run_match` between two UCI engines."""
     book = load_openings(args.openings, fmt=args.format, plies=args.plies) if args.openings else []
     sprt = _sprt(args.sprt)
     result = run_match(
@@ -463,22 +464,6 @@ def _sprt(words: Sequence[str] | None) -> stats.SPRT | None:
         words, {"elo0": float, "elo1": float, "alpha": float, "beta": float, "model": str}, "sprt"
     )
     return stats.SPRT(**kw)
-
-
-GAMES = ("chess", "leiserchess", "minichess")
-"""The games ``camelpy match --game`` plays: chess between UCI engines (the default, refereed by
-:mod:`camelpy.arena.referee`), Leiserchess between engines on the course's protocol
-(:mod:`camelpy.arena.leiserchess`) and MiniChess between the course's file-protocol programs
-(:mod:`camelpy.arena.minichess`)."""
-
-_WHY_NOT = {
-    "chess": "{flag} is for Leiserchess matches (--game leiserchess)",
-    "leiserchess": "{flag} is for chess: a Leiserchess match opens with --random-plies random moves and ends"
-    " by the rules or --max-plies",
-    "minichess": "{flag} is not for MiniChess: a MiniChess match plays --rounds pairs of the course's runner"
-    " games from the start, at the engines' st= seconds a move",
-}
-"""Each game's answer to an option of another game (``{flag}`` is the option)."""
 
 
 def _game_options(args: argparse.Namespace) -> list[tuple[str, frozenset[str]]]:
@@ -515,9 +500,9 @@ def _refuse_other_games(args: argparse.Namespace) -> None:
     for flag, games in _game_options(args):
         if args.game not in games:
             if flag == "--ray":
-                where = {"leiserchess": "a Leiserchess", "minichess": "a MiniChess"}[args.game]
+                where = _GAMES[args.game].called
                 raise ValueError(f"--ray plays chess matches; {where} match runs on this machine")
-            raise ValueError(_WHY_NOT[args.game].format(flag=flag))
+            raise ValueError(_GAMES[args.game].why_not.format(flag=flag))
 
 
 def _minichess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:
@@ -569,3 +554,39 @@ def _leiserchess(args: argparse.Namespace, engine1: EngineConfig, engine2: Engin
         sprt=_sprt(args.sprt),
         quiet=args.quiet,
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Game:
+    """What ``camelpy match --game`` does for one game."""
+
+    play: Callable[[argparse.Namespace, EngineConfig, EngineConfig], int]
+    """Plays the match from the parsed arguments and the two engines; returns the exit status."""
+    called: str
+    """The game's match in words (``a Leiserchess``)."""
+    why_not: str
+    """The game's answer to an option of another game (``{flag}`` is the option)."""
+
+
+_GAMES = {
+    "chess": _Game(_chess, "a chess", "{flag} is for Leiserchess matches (--game leiserchess)"),
+    "leiserchess": _Game(
+        _leiserchess,
+        "a Leiserchess",
+        "{flag} is for chess: a Leiserchess match opens with --random-plies random moves and ends"
+        " by the rules or --max-plies",
+    ),
+    "minichess": _Game(
+        _minichess,
+        "a MiniChess",
+        "{flag} is not for MiniChess: a MiniChess match plays --rounds pairs of the course's runner"
+        " games from the start, at the engines' st= seconds a move",
+    ),
+}
+"""The games ``camelpy match --game`` plays, by name (:data:`GAMES`)."""
+
+GAMES = tuple(_GAMES)
+"""The games ``camelpy match --game`` plays: chess between UCI engines (the default, refereed by
+:mod:`camelpy.arena.referee`), Leiserchess between engines on the course's protocol
+(:mod:`camelpy.arena.leiserchess`) and MiniChess between the course's file-protocol programs
+(:mod:`camelpy.arena.minichess`)."""

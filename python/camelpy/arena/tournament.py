@@ -172,7 +172,7 @@ ORDERS = ("sequential", "random")
 """The opening orders."""
 
 GAMES = ("chess", "leiserchess")
-"""The games a tournament plays."""
+"""The games a tournament plays (each one's games are played by its entry in ``_PLAY``)."""
 
 
 _TOP_KEYS = {
@@ -397,10 +397,21 @@ def run_tournament(
     """
     _check_config(config)
     cluster.check_backend(backend)
-    if config.game == "leiserchess" and backend != "local":
+    if config.game != "chess" and backend != "local":
         raise ValueError("--ray plays chess tournaments; a Leiserchess tournament runs on this machine")
-    if config.game == "leiserchess":
-        return _run_leiserchess(config, quiet=quiet)
+    records = _PLAY[config.game](config, quiet, backend)
+    table = fit_ratings(
+        ((r.white, r.black, r.score_for(r.white)) for r in records if r.result != "*"),
+        config.anchor,
+        config.anchor_elo,
+    )
+    if config.out:
+        (Path(config.out) / "ratings.txt").write_text(str(table) + "\n", encoding="utf-8")
+    return TournamentResult(tuple(records), table)
+
+
+def _play_chess(config: TournamentConfig, quiet: bool, backend: str) -> list[GameRecord]:
+    """A chess tournament's games (:func:`camelpy.arena.runner.run_schedule`), earlier runs' too."""
     specs = schedule(config)
     log = None
     events: EventLog | None = None
@@ -460,18 +471,12 @@ def run_tournament(
         progress.close()
         if events is not None:
             events.emit("end", reason=ended)
-    table = fit_ratings(
-        ((r.white, r.black, r.score_for(r.white)) for r in records if r.result != "*"),
-        config.anchor,
-        config.anchor_elo,
-    )
-    if log is not None:
-        (log.dir / "ratings.txt").write_text(str(table) + "\n", encoding="utf-8")
-    return TournamentResult(tuple(records), table)
+    return records
 
 
-def _run_leiserchess(config: TournamentConfig, *, quiet: bool) -> TournamentResult:
-    """A Leiserchess tournament: each round, each pairing plays one pair from its random opening."""
+def _play_leiserchess(config: TournamentConfig, quiet: bool, backend: str) -> list[GameRecord]:
+    """A Leiserchess tournament's games, earlier runs' too: each round, each pairing plays one pair from
+    its random opening (:func:`camelpy.arena.leiserchess.run_pairs`)."""
     plan = pairings(config)
     if config.rounds * len(plan) > MAX_PAIRS:
         raise ValueError(f"too many game pairs: {config.rounds * len(plan)} (at most {MAX_PAIRS})")
@@ -507,14 +512,11 @@ def _run_leiserchess(config: TournamentConfig, *, quiet: bool) -> TournamentResu
         )
     finally:
         progress.close()
-    table = fit_ratings(
-        ((g.white, g.black, g.score_for(g.white)) for g in games),
-        config.anchor,
-        config.anchor_elo,
-    )
-    if config.out:
-        (Path(config.out) / "ratings.txt").write_text(str(table) + "\n", encoding="utf-8")
-    return TournamentResult(tuple(games), table)
+    return games
+
+
+_PLAY = {"chess": _play_chess, "leiserchess": _play_leiserchess}
+"""How each game's tournament plays its games (:data:`GAMES`), given the config, *quiet* and the backend."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
