@@ -124,3 +124,11 @@ def test_minichess_has_one_rule_set() -> None:
         minichess.selfplay_samples(1, nodes=100, rules=2016)
     with pytest.raises(ValueError, match="rules must be 2016 or 2018, got 2017"):
         leiserchess.compare_weights({}, {}, 1, nodes=100, rules=2017)
+
+
+def test_the_games_search_report_names_are_classes() -> None:
+    """``minichess.SearchResult`` and friends stay usable with isinstance, as before the games base."""
+    result = minichess.search(minichess.Board(), depth=2)
+    assert isinstance(result, minichess.SearchResult) and isinstance(result.info, minichess.SearchInfo)
+    result = leiserchess.Searcher().search(leiserchess.Board(), depth=1)
+    assert isinstance(result, leiserchess.SearchResult) and isinstance(result.info, leiserchess.SearchInfo)
