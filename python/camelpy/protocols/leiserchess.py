@@ -60,6 +60,7 @@ from camelpy._quote import quote
 from camelpy.leiserchess import (
     DEFAULT_HASH_MB,
     DEFAULT_WEIGHTS,
+    MAX_HASH_MB,
     RULES,
     WEIGHT_LIMITS,
     WEIGHT_NAMES,
@@ -73,8 +74,6 @@ from camelpy.protocols.leiserchess_book import LeiserBook
 
 __all__ = ["MAX_HASH_MB", "MAX_PERFT_DEPTH", "LeiserEngine", "LineSource", "time_for_move"]
 
-MAX_HASH_MB = 65536
-"""The largest table the ``Hash`` option accepts, in MiB."""
 MAX_THREADS = 256
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
 MOVES_TO_GO = 30
