@@ -115,8 +115,17 @@ class Outcome:
         return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
 
 
+class _ClassAtRunTime:
+    """A generic whose subscripted form is the class itself at run time (``SearchInfo[Move]`` is
+    :class:`SearchInfo`), so that a game module's alias such as ``minichess.SearchInfo`` works with
+    ``isinstance`` as a class does; type checkers still read the subscript."""
+
+    def __class_getitem__(cls, item: object) -> type:
+        return cls
+
+
 @dataclasses.dataclass(frozen=True)
-class SearchInfo(Generic[MoveT]):
+class SearchInfo(_ClassAtRunTime, Generic[MoveT]):
     """One finished iteration of a player's search.
 
     >>> from camelpy.minichess import Move
@@ -139,7 +148,7 @@ class SearchInfo(Generic[MoveT]):
 
 
 @dataclasses.dataclass(frozen=True)
-class SearchResult(Generic[MoveT]):
+class SearchResult(_ClassAtRunTime, Generic[MoveT]):
     """What a search found: the move to play (``None`` only when the game is over) and the last finished
     iteration."""
 

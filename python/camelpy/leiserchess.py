@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
 from camelpy import _core, games
 from camelpy._args import str_arg
@@ -296,16 +296,11 @@ def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluati
     return Evaluation(value, dict(zip(WEIGHT_NAMES, features)))
 
 
-# One finished iteration of the player's search (camelpy.games.SearchInfo of Move; a proven win_in is
-# a king hit),
-# and what a search found (camelpy.games.SearchResult of Move). At run time the names are the generic
-# classes themselves, so that isinstance() works as it did (a subscripted generic is not a class).
-if TYPE_CHECKING:
-    SearchInfo = games.SearchInfo[Move]
-    SearchResult = games.SearchResult[Move]
-else:
-    SearchInfo = games.SearchInfo
-    SearchResult = games.SearchResult
+SearchInfo = games.SearchInfo[Move]
+"""One finished iteration of the player's search (:class:`camelpy.games.SearchInfo` of :class:`Move`);
+a proven ``win_in`` is a king hit."""
+SearchResult = games.SearchResult[Move]
+"""What a search found (:class:`camelpy.games.SearchResult` of :class:`Move`)."""
 
 
 class Searcher(

@@ -55,7 +55,7 @@ import random
 import tempfile
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
 from camelpy import _core, games
 from camelpy._args import choice_arg, int_arg, opt_int_arg, path_arg, read_text, real_arg, str_arg
@@ -391,16 +391,11 @@ WEIGHT_HELP: dict[str, str] = {name: why for name, _, why in _core.MINICHESS_WEI
 """One line per weight saying what it rewards."""
 
 
-# One finished iteration of the player's search (camelpy.games.SearchInfo of Move; a proven win_in is
-# a king capture, the material count at ply 50, or no move left),
-# and what a search found (camelpy.games.SearchResult of Move). At run time the names are the generic
-# classes themselves, so that isinstance() works as it did (a subscripted generic is not a class).
-if TYPE_CHECKING:
-    SearchInfo = games.SearchInfo[Move]
-    SearchResult = games.SearchResult[Move]
-else:
-    SearchInfo = games.SearchInfo
-    SearchResult = games.SearchResult
+SearchInfo = games.SearchInfo[Move]
+"""One finished iteration of the player's search (:class:`camelpy.games.SearchInfo` of :class:`Move`);
+a proven ``win_in`` is a king capture, the material count at ply 50, or no move left."""
+SearchResult = games.SearchResult[Move]
+"""What :func:`search` found (:class:`camelpy.games.SearchResult` of :class:`Move`)."""
 
 
 class Searcher(games.Searcher[Board, Move], native=_core.MiniSearcher, board=Board, defaults=DEFAULT_WEIGHTS):
