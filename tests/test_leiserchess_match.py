@@ -10,6 +10,7 @@ from pathlib import Path
 
 from camelpy.arena.engines import parse_engine
 from camelpy.arena.leiserchess import opening_for, run_match
+from camelpy.gui.watch import MatchWatch
 from camelpy.leiserchess import Board
 
 ENGINE = f"{sys.executable} -m camelpy leiserchess"
@@ -57,6 +58,14 @@ def test_a_deeper_search_wins_and_the_match_resumes(tmp_path: Path) -> None:
         if game["termination"] == "king_hit":
             assert board.result() == game["result"]
         assert tuple(game["opening"]) == opening_for(0, game["pair"], 2, 2016)
+    # The GUI's watch shows the run: its engines, every game's result (a Leiserchess game publishes only
+    # its result, as a game on Ray does) and its end; nothing it cannot read.
+    watch = MatchWatch(tmp_path / "m")
+    watch.poll()
+    seen = watch.snapshot()
+    assert seen["run"]["engines"] == ["deep", "shallow"] and seen["run"]["games"] == 4
+    assert sorted(g["id"] for g in seen["finished"]) == ["1.1", "1.2", "2.1", "2.2"]
+    assert (seen["ended"], seen["skipped"], seen["running"]) == ("finished", 0, [])
     text = (tmp_path / "m" / "games.txt").read_text()
     assert text.count('[Event "camelpy leiserchess match"]') == 4 and "{book}" in text
     again = run_match(engines, pairs=2, out=tmp_path / "m", report=lines.append)
@@ -149,6 +158,16 @@ def test_a_leiserchess_tournament_rates_its_players(tmp_path: Path) -> None:
     assert names.index("d4") < names.index("d1"), result.table
     assert (tmp_path / "t" / "ratings.txt").read_text().strip() == str(result.table)
     assert (tmp_path / "t" / "games.txt").read_text().count('[Event "camelpy tournament"]') == 6
+    watch = MatchWatch(tmp_path / "t")  # the GUI's watch: the results and the standings
+    watch.poll()
+    seen = watch.snapshot()
+    assert (seen["run"]["kind"], len(seen["finished"]), seen["ended"], seen["skipped"]) == (
+        "tournament",
+        6,
+        "finished",
+        0,
+    )
+    assert sorted(row[0] for row in seen["standings"]) == ["d1", "d2", "d4"]
     assert len(run_tournament(config).games) == 6  # resumed: nothing replayed
     for bad, message in (
         (text + '[openings]\nfile = "x.epd"\n', "has no [openings]"),

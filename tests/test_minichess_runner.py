@@ -5,6 +5,7 @@ fast; games between real ``camelpy`` players start a few plies before the 50-ply
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -261,6 +262,10 @@ def test_a_match_alternates_colours_records_and_resumes(tmp_path: Path) -> None:
     assert lines[2].startswith("PLAYER1 ") and lines[2].endswith("/2: +" + lines[2].split("+")[1])
     log = (tmp_path / "m" / "games.jsonl").read_text().splitlines()
     assert len(log) == 2
+    events = [json.loads(line) for line in (tmp_path / "m" / "events.jsonl").read_text().splitlines()]
+    assert [e["type"] for e in events] == ["run", "result", "result", "end"]
+    assert events[0]["engines"] == players and [e["id"] for e in events[1:3]] == ["1.1", "1.2"]
+    assert [e["result"] for e in events[1:3]] == [json.loads(line)["result"] for line in log]
     # Resumed: games 1 and 2 are read back, not replayed; game 3 is played.
     again = subprocess.run([*command, "--games", "3"], capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr

@@ -69,6 +69,15 @@ class EventLog:
         """Appends one event of type *kind* with *fields* (JSON data)."""
         self.write(kind, fields)
 
+    def begin(
+        self, kind: str, event: str, engines: list[str], games: int, sprt: dict[str, Any] | None = None
+    ) -> None:
+        """The ``run`` event: a run of *kind* (``match`` or ``tournament``) called *event* between
+        *engines*, *games* games in its schedule, with its *sprt* settings."""
+        self.emit(
+            "run", kind=kind, event=event, engines=engines, games=games, sprt=sprt, version=EVENTS_VERSION
+        )
+
     def write(self, kind: str, fields: dict[str, Any]) -> None:
         """Appends one event (the :data:`Observer` signature)."""
         if self._broken:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -37,9 +38,10 @@ from camelpy._args import int_arg, path_arg, read_text
 from camelpy.arena import game as game_loop
 from camelpy.arena import stats
 from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
+from camelpy.arena.events import EventLog, Observer
 from camelpy.arena.game import Answer, Rules
 from camelpy.arena.openings import MAX_PAIRS, Opening
-from camelpy.arena.referee import GameRecord, MoveRecord
+from camelpy.arena.referee import GameRecord, MoveRecord, result_event
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
 __all__ = [
@@ -375,12 +377,15 @@ def run_pairs(
     decided: Any = None,
     report: Any = None,
     event: str = "camelpy leiserchess match",
+    observer: Observer | None = None,
 ) -> list[GameRecord]:
     """Plays pair *p* between ``engines[pairings[p][0]]`` (Tangerine in its first game) and
     ``engines[pairings[p][1]]`` for every *p*, each pair from its random opening, resuming the log in
     *out* (whose header must hold *settings*; ``None``: no files), and returns every game (earlier
     runs' too). *decided*, given the games so far, may stop the run (an SPRT); *report* gets each game
-    and the games so far; *event* names the run in ``games.txt``."""
+    and the games so far; *event* names the run in ``games.txt``; *observer* gets each game's ``result``
+    event (:mod:`camelpy.arena.events`: a Leiserchess game publishes its result only, as a game on Ray
+    does)."""
     folder = None if out is None else Path(path_arg(out, "out"))
     done: list[GameRecord] = []
     if folder is not None:
@@ -420,6 +425,8 @@ def run_pairs(
                             f.write(json.dumps(_log_line(result)) + "\n")
                         with (folder / "games.txt").open("a", encoding="utf-8") as f:
                             f.write(game_text(result, rules, event) + "\n")
+                    if observer is not None:
+                        observer("result", result_event(result))
                     if report is not None:
                         report(result, games)
                     if is_decided():
@@ -469,19 +476,27 @@ def run_match(
             f" ({result.termination}); {_summary(engines, games, rules)['status']}"
         )
 
-    games = run_pairs(
-        engines,
-        [(0, 1)] * pairs,
-        out=out,
-        settings=settings,
-        rules=rules,
-        random_plies=random_plies,
-        seed=seed,
-        max_plies=max_plies,
-        concurrency=concurrency,
-        decided=decided,
-        report=line,
-    )
+    events = EventLog(folder)
+    events.begin("match", "camelpy leiserchess match", [e.name for e in engines], 2 * pairs, _sprt_json(sprt))
+    ended = "interrupted"
+    try:
+        games = run_pairs(
+            engines,
+            [(0, 1)] * pairs,
+            out=out,
+            settings=settings,
+            rules=rules,
+            random_plies=random_plies,
+            seed=seed,
+            max_plies=max_plies,
+            concurrency=concurrency,
+            decided=decided,
+            report=line,
+            observer=events.write,
+        )
+        ended = "stopped" if decided(games) else "finished"
+    finally:
+        events.emit("end", reason=ended)
     summary = _summary(engines, games, rules)
     if sprt is not None:
         summary["sprt"] = {
@@ -492,6 +507,10 @@ def run_match(
         }
     (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
+
+
+def _sprt_json(sprt: stats.SPRT | None) -> dict[str, Any] | None:
+    return None if sprt is None else dataclasses.asdict(sprt)
 
 
 def _summary(

@@ -37,7 +37,7 @@ from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, s
 from camelpy._quote import quote
 from camelpy.arena import leiserchess, minichess, stats
 from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
-from camelpy.arena.events import EVENTS_VERSION, EventLog
+from camelpy.arena.events import EventLog
 from camelpy.arena.leiserchess import DEFAULT_MAX_PLIES
 from camelpy.arena.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.arena.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
@@ -286,14 +286,12 @@ def run_match(
     todo = [] if result.decision else [s for s in specs if s.key not in done]
     progress = Progress(len(specs), len(records), quiet=quiet)
     if events is not None:
-        events.emit(
-            "run",
-            kind="match",
-            event=f"{engine1.name} vs {engine2.name}",
-            engines=[engine1.name, engine2.name],
-            games=len(specs),
-            sprt=dataclasses.asdict(sprt) if sprt else None,
-            version=EVENTS_VERSION,
+        events.begin(
+            "match",
+            f"{engine1.name} vs {engine2.name}",
+            [engine1.name, engine2.name],
+            len(specs),
+            dataclasses.asdict(sprt) if sprt else None,
         )
         events.write("status", result.status_event())
 

@@ -53,7 +53,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from camelpy._args import (
     brief,
@@ -67,7 +67,8 @@ from camelpy._args import (
 )
 from camelpy._quote import quote
 from camelpy.arena import game as game_loop
-from camelpy.arena.referee import GameRecord
+from camelpy.arena.events import EventLog
+from camelpy.arena.referee import GameRecord, result_event
 from camelpy.errors import InvalidMoveError
 from camelpy.games import Outcome
 from camelpy.minichess import (
@@ -410,9 +411,11 @@ def play_match(
     real_arg(time_per_move, "time_per_move", above=0)
     say = emit if emit is not None else (lambda _line: None)
     log: Path | None = None
-    done: list[dict[str, object]] = []
+    events: EventLog | None = None
+    done: list[dict[str, Any]] = []
     if out is not None:
         folder = Path(path_arg(out, "out"))
+        events = EventLog(folder)
         folder.mkdir(parents=True, exist_ok=True)
         log = folder / "games.jsonl"
         if log.exists():
@@ -430,6 +433,32 @@ def play_match(
                     raise ValueError(f"{quote(str(log))} holds another match's games (line {number})")
                 done.append(record)
     score = [0, 0, 0]
+    if events is not None:
+        events.begin("match", "camelpy minichess match", list(players), games)
+    ended = "interrupted"
+    try:
+        _play_games(players, games, time_per_move, start, done, log, events, score, say)
+        ended = "finished"
+    finally:
+        if events is not None:
+            events.emit("end", reason=ended)
+    final = MatchScore(*score)
+    say(f"PLAYER1 {final.points:g}/{games}: +{final.wins} ={final.draws} -{final.losses}")
+    return final
+
+
+def _play_games(
+    players: Sequence[str],
+    games: int,
+    time_per_move: float,
+    start: Board | None,
+    done: list[dict[str, Any]],
+    log: Path | None,
+    events: EventLog | None,
+    score: list[int],
+    say: Callable[[str], None],
+) -> None:
+    """Plays the games of :func:`play_match` not *done*, adding each result to PLAYER1's *score*."""
     for game in range(1, games + 1):
         if game <= len(done):
             record = done[game - 1]
@@ -453,10 +482,12 @@ def play_match(
             if log is not None:
                 with open(log, "a", encoding="utf-8") as f:
                     f.write(json.dumps(record) + "\n")
+            if events is not None:
+                pair, second = divmod(game - 1, 2)
+                events.write(
+                    "result", result_event(dataclasses.replace(result, round=f"{pair + 1}.{second + 1}"))
+                )
         points = float(record["player1_points"])
         score[0 if points == 1 else 1 if points == 0.5 else 2] += 1
         colour = "White" if record["player1_white"] else "Black"
         say(f"game {game}: PLAYER1 {colour}, {record['result']} ({record['reason']})")
-    final = MatchScore(*score)
-    say(f"PLAYER1 {final.points:g}/{games}: +{final.wins} ={final.draws} -{final.losses}")
-    return final

@@ -72,7 +72,7 @@ from camelpy._args import (
 )
 from camelpy._quote import quote
 from camelpy.arena.engines import EngineConfig, engine_from_mapping
-from camelpy.arena.events import EVENTS_VERSION, EventLog
+from camelpy.arena.events import EventLog
 from camelpy.arena.leiserchess import (
     DEFAULT_MAX_PLIES,
     DEFAULT_RANDOM_PLIES,
@@ -434,15 +434,7 @@ def _play_chess(config: TournamentConfig, quiet: bool, backend: str) -> list[Gam
     progress = Progress(len(specs), len(records), quiet=quiet)
     names = [p.name for p in config.players]
     if events is not None:
-        events.emit(
-            "run",
-            kind="tournament",
-            event="camelpy tournament",
-            engines=names,
-            games=len(specs),
-            sprt=None,
-            version=EVENTS_VERSION,
-        )
+        events.begin("tournament", "camelpy tournament", names, len(specs))
         events.emit("standings", rows=standings(names, records))
 
     def on_game(record: GameRecord) -> bool:
@@ -468,9 +460,7 @@ def _play_chess(config: TournamentConfig, quiet: bool, backend: str) -> list[Gam
         )
         ended = "finished"
     finally:
-        progress.close()
-        if events is not None:
-            events.emit("end", reason=ended)
+        _close(progress, events, ended)
     return records
 
 
@@ -492,10 +482,17 @@ def _play_leiserchess(config: TournamentConfig, quiet: bool, backend: str) -> li
     }
     total = 2 * config.rounds * len(plan)
     progress = Progress(total, 0, quiet=quiet)
+    names = [p.name for p in config.players]
+    events = EventLog(config.out) if config.out else None
+    if events is not None:
+        events.begin("tournament", "camelpy tournament", names, total)
 
     def on_game(result: GameRecord, games: list[GameRecord]) -> None:
+        if events is not None:
+            events.emit("standings", rows=standings(names, games))
         progress.update(len(games), f"{result.white} {result.result} {result.black}")
 
+    ended = "interrupted"
     try:
         games = run_pairs(
             config.players,
@@ -509,10 +506,19 @@ def _play_leiserchess(config: TournamentConfig, quiet: bool, backend: str) -> li
             concurrency=config.concurrency,
             report=on_game,
             event="camelpy tournament",
+            observer=events.write if events is not None else None,
         )
+        ended = "finished"
     finally:
-        progress.close()
+        _close(progress, events, ended)
     return games
+
+
+def _close(progress: Progress, events: EventLog | None, ended: str) -> None:
+    """Ends a run: the progress line removed, the ``end`` event saying why (*ended*)."""
+    progress.close()
+    if events is not None:
+        events.emit("end", reason=ended)
 
 
 _PLAY = {"chess": _play_chess, "leiserchess": _play_leiserchess}
