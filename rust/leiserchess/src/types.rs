@@ -70,24 +70,21 @@ impl Orientation {
     }
 }
 
-/// The four directions a beam travels (and a king faces), clockwise from north.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Dir {
-    /// Towards rank 7.
-    North = 0,
-    /// Towards file h.
-    East = 1,
-    /// Towards rank 0.
-    South = 2,
-    /// Towards file a.
-    West = 3,
+camelpy_core::simple_enum! {
+    /// The four directions a beam travels (and a king faces), clockwise from north (`ALL`'s order).
+    pub enum Dir {
+        /// Towards rank 7.
+        North,
+        /// Towards file h.
+        East,
+        /// Towards rank 0.
+        South,
+        /// Towards file a.
+        West,
+    }
 }
 
 impl Dir {
-    /// Clockwise from north.
-    pub const ALL: [Dir; 4] = [Dir::North, Dir::East, Dir::South, Dir::West];
-
     /// (file step, rank step).
     #[inline]
     pub const fn delta(self) -> (i8, i8) {

@@ -33,41 +33,25 @@ impl Color {
     }
 }
 
-/// A kind of piece, without its colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum PieceType {
-    /// Moves one square forward, captures one square diagonally forward; becomes a queen on the last row.
-    Pawn = 0,
-    /// Jumps (2, 1).
-    Knight = 1,
-    /// Slides diagonally.
-    Bishop = 2,
-    /// Slides along rows and columns.
-    Rook = 3,
-    /// Bishop and rook.
-    Queen = 4,
-    /// One step in any direction; capturing it wins.
-    King = 5,
+camelpy_core::simple_enum! {
+    /// A kind of piece, without its colour.
+    pub enum PieceType {
+        /// Moves one square forward, captures one square diagonally forward; becomes a queen on the last row.
+        Pawn,
+        /// Jumps (2, 1).
+        Knight,
+        /// Slides diagonally.
+        Bishop,
+        /// Slides along rows and columns.
+        Rook,
+        /// Bishop and rook.
+        Queen,
+        /// One step in any direction; capturing it wins.
+        King,
+    }
 }
 
 impl PieceType {
-    /// Every kind, in index order.
-    pub const ALL: [PieceType; 6] = [
-        PieceType::Pawn,
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-        PieceType::King,
-    ];
-
-    /// Position in [`PieceType::ALL`].
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
     /// The material value of the 50-ply count: Queen 20, Bishop 8, Knight 7, Rook 6, Pawn 2; the king 0
     /// (it is not counted).
     pub const fn value(self) -> i32 {

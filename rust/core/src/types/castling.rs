@@ -1,6 +1,7 @@
 //! `CastlingRights`: which rooks may still castle, by their files (so Chess960 needs nothing extra).
 
-use super::{color::Color, file::File, macros::simple_enum};
+use super::{color::Color, file::File};
+use crate::simple_enum;
 
 simple_enum! {
     /// The side of the board a castling move goes to: towards the h-file (`O-O`) or the a-file (`O-O-O`).

@@ -1,6 +1,6 @@
 //! `Color`: the two sides.
 
-use super::macros::simple_enum;
+use crate::simple_enum;
 
 simple_enum! {
     /// A side: White moves first. python-chess writes it as a bool (`WHITE = True`); we index White as 0.

@@ -1,6 +1,6 @@
 //! `File`: a column of the board, a to h.
 
-use super::macros::simple_enum;
+use crate::simple_enum;
 
 simple_enum! {
     /// A column of the board, from the a-file to the h-file.

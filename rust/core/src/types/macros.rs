@@ -1,7 +1,9 @@
-//! `simple_enum!`: every small enum gets `NUM`, `ALL`, `index` and `try_index`.
+//! `simple_enum!`: every small enum gets `NUM`, `ALL`, `index` and `try_index` (exported: the game crates'
+//! small enums use it too).
 
 /// Declares a fieldless `#[repr(u8)]` enum whose variants are numbered from 0, with `NUM` (the number of
 /// variants), `ALL` (every variant in order), `index()` and `try_index()`.
+#[macro_export]
 macro_rules! simple_enum {
     (
         $(#[$attr:meta])*
@@ -40,4 +42,3 @@ macro_rules! simple_enum {
         }
     };
 }
-pub(crate) use simple_enum;

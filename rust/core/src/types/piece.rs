@@ -1,6 +1,7 @@
 //! `Piece`: a coloured piece, as it stands on a square.
 
-use super::{color::Color, macros::simple_enum, piece_type::PieceType};
+use super::{color::Color, piece_type::PieceType};
+use crate::simple_enum;
 
 simple_enum! {
     /// A piece of a given colour: `index = 6 * color + piece_type`.

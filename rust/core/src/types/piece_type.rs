@@ -1,6 +1,6 @@
 //! `PieceType`: the kind of a piece, without its colour.
 
-use super::macros::simple_enum;
+use crate::simple_enum;
 
 simple_enum! {
     /// The kind of a piece. python-chess numbers them PAWN = 1 .. KING = 6; ours are `index() + 1` of that.

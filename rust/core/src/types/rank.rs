@@ -1,6 +1,7 @@
 //! `Rank`: a row of the board, 1 to 8.
 
-use super::{color::Color, macros::simple_enum};
+use super::color::Color;
+use crate::simple_enum;
 
 simple_enum! {
     /// A row of the board, from the first rank (White's back rank) to the eighth.

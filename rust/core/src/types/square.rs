@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use super::{bitboard::Bitboard, color::Color, file::File, macros::simple_enum, rank::Rank};
+use super::{bitboard::Bitboard, color::Color, file::File, rank::Rank};
+use crate::simple_enum;
 
 simple_enum! {
     /// One of the 64 squares: `index = 8 * rank + file`, so A1 = 0, H1 = 7, A8 = 56, H8 = 63 (python-chess numbering).
