@@ -117,7 +117,7 @@ pub struct SuiteLine {
 }
 
 /// Parses one perft-suite line, `<FEN> ;D1 20 ;D2 400 …`: the one reader of the format for every Rust
-/// test and tool (the Python twin is `camelpy.tools.perft.parse_suite_line`, with the same rules).
+/// test and tool (the Python twin is `camelpy.tools.chess.perft.parse_suite_line`, with the same rules).
 ///
 /// Each tag is `D<depth> <count>` in ASCII digits, each depth at most once, at least one tag; the FEN is
 /// not parsed here (the caller knows whether it is Chess960).

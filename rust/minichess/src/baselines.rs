@@ -4,7 +4,7 @@
 //!
 //! | baseline | search | evaluation |
 //! |---|---|---|
-//! | `random` (Python: `camelpy.tools.minichess.random_move`) | none: a legal move at random | none |
+//! | `random` (Python: `camelpy.protocols.minichess.random_move`) | none: a legal move at random | none |
 //! | [`Baseline::WeakMinimax`] | minimax, 2 plies, every move | the 50-ply material count only |
 //! | [`Baseline::StrongMinimax`] | minimax, up to 4 plies (deepening while time lasts), no pruning | the engine's evaluation ([`crate::eval`]) |
 //! | [`Baseline::AlphaBeta`] | alpha-beta, iterative deepening to the time limit, captures first | the engine's evaluation |
