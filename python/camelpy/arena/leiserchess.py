@@ -19,7 +19,6 @@ command again and the match resumes where it stopped; Ctrl-C loses at most the g
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import contextlib
 import dataclasses
 import json
@@ -30,7 +29,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ from camelpy.arena.events import EventLog, Observer
 from camelpy.arena.game import Answer, Rules
 from camelpy.arena.openings import MAX_PAIRS, Opening
 from camelpy.arena.referee import GameRecord, MoveRecord, result_event
+from camelpy.arena.runner import run_games
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
 __all__ = [
@@ -397,16 +397,12 @@ def run_pairs(
             header = json.dumps({"version": JSONL_VERSION, "settings": settings})
             log.write_text(header + "\n", encoding="utf-8")
     finished = {(g.pair, g.game) for g in done}
-    lock = threading.Lock()
-    stop = threading.Event()
     games = list(done)
 
     def is_decided() -> bool:
         return decided is not None and bool(decided(games))
 
-    def play_pair(pair: int) -> None:
-        if stop.is_set():
-            return
+    def play_pair(pair: int, stop: threading.Event) -> Iterator[GameRecord]:
         opening = opening_for(seed, pair, random_plies, rules)
         first, second = pairings[pair]
         players = (LeiserPlayer(engines[first]), LeiserPlayer(engines[second]))
@@ -417,32 +413,27 @@ def run_pairs(
                 if (pair, game) in finished or stop.is_set():
                     continue
                 order = players if game == 0 else (players[1], players[0])
-                result = play_game(order, pair, game, opening, rules, max_plies)
-                with lock:
-                    games.append(result)
-                    if folder is not None:
-                        with (folder / "games.jsonl").open("a", encoding="utf-8") as f:
-                            f.write(json.dumps(_log_line(result)) + "\n")
-                        with (folder / "games.txt").open("a", encoding="utf-8") as f:
-                            f.write(game_text(result, rules, event) + "\n")
-                    if observer is not None:
-                        observer("result", result_event(result))
-                    if report is not None:
-                        report(result, games)
-                    if is_decided():
-                        stop.set()
+                yield play_game(order, pair, game, opening, rules, max_plies)
         finally:
             for p in players:
                 p.kill()
 
+    def on_game(result: GameRecord) -> bool:
+        games.append(result)
+        if folder is not None:
+            with (folder / "games.jsonl").open("a", encoding="utf-8") as f:
+                f.write(json.dumps(_log_line(result)) + "\n")
+            with (folder / "games.txt").open("a", encoding="utf-8") as f:
+                f.write(game_text(result, rules, event) + "\n")
+        if observer is not None:
+            observer("result", result_event(result))
+        if report is not None:
+            report(result, games)
+        return is_decided()
+
     todo = [p for p in range(len(pairings)) if (p, 0) not in finished or (p, 1) not in finished]
     if not is_decided():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-            try:
-                list(pool.map(play_pair, todo))
-            except KeyboardInterrupt:
-                stop.set()
-                raise
+        run_games(todo, play_pair, on_game, concurrency=max(1, concurrency))
     return games
 
 

@@ -51,7 +51,7 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -69,6 +69,7 @@ from camelpy._quote import quote
 from camelpy.arena import game as game_loop
 from camelpy.arena.events import EventLog
 from camelpy.arena.referee import GameRecord, result_event
+from camelpy.arena.runner import run_games
 from camelpy.errors import InvalidMoveError
 from camelpy.games import Outcome
 from camelpy.minichess import (
@@ -433,11 +434,51 @@ def play_match(
                     raise ValueError(f"{quote(str(log))} holds another match's games (line {number})")
                 done.append(record)
     score = [0, 0, 0]
+    start_fen = (start or Board()).fen()
+
+    def tell(game: int, record: dict[str, Any]) -> None:
+        points = float(record["player1_points"])
+        score[0 if points == 1 else 1 if points == 0.5 else 2] += 1
+        colour = "White" if record["player1_white"] else "Black"
+        say(f"game {game}: PLAYER1 {colour}, {record['result']} ({record['reason']})")
+
+    def play(game: int, stop: object) -> Iterator[GameRecord]:
+        commands = [p.replace("{game}", str(game)) for p in players]
+        seats = commands if game % 2 == 1 else commands[::-1]
+        result = play_game(seats, time_per_move, start=start, out=None)
+        pair, second = divmod(game - 1, 2)
+        yield dataclasses.replace(result, round=f"{pair + 1}.{second + 1}", pair=pair, game=second)
+
+    def on_game(result: GameRecord) -> bool:
+        game = 2 * result.pair + result.game + 1
+        first_white = game % 2 == 1
+        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result.result]
+        record = {
+            "game": game,
+            "players": list(players),
+            "time_per_move": time_per_move,
+            "start": start_fen,
+            "player1_white": first_white,
+            "result": result.result,
+            "reason": result.reason,
+            "player1_points": points if first_white else 1 - points,
+            "moves": [m.uci for m in result.moves],
+        }
+        if log is not None:
+            with open(log, "a", encoding="utf-8") as f:
+                f.write(json.dumps(record) + "\n")
+        if events is not None:
+            events.write("result", result_event(result))
+        tell(game, record)
+        return False
+
+    for game, record in enumerate(done[:games], 1):
+        tell(game, record)
     if events is not None:
         events.begin("match", "camelpy minichess match", list(players), games)
     ended = "interrupted"
     try:
-        _play_games(players, games, time_per_move, start, done, log, events, score, say)
+        run_games(range(len(done) + 1, games + 1), play, on_game)
         ended = "finished"
     finally:
         if events is not None:
@@ -445,49 +486,3 @@ def play_match(
     final = MatchScore(*score)
     say(f"PLAYER1 {final.points:g}/{games}: +{final.wins} ={final.draws} -{final.losses}")
     return final
-
-
-def _play_games(
-    players: Sequence[str],
-    games: int,
-    time_per_move: float,
-    start: Board | None,
-    done: list[dict[str, Any]],
-    log: Path | None,
-    events: EventLog | None,
-    score: list[int],
-    say: Callable[[str], None],
-) -> None:
-    """Plays the games of :func:`play_match` not *done*, adding each result to PLAYER1's *score*."""
-    for game in range(1, games + 1):
-        if game <= len(done):
-            record = done[game - 1]
-        else:
-            first_white = game % 2 == 1
-            commands = [p.replace("{game}", str(game)) for p in players]
-            seats = commands if first_white else commands[::-1]
-            result = play_game(seats, time_per_move, start=start, out=None)
-            points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result.result]
-            record = {
-                "game": game,
-                "players": list(players),
-                "time_per_move": time_per_move,
-                "start": (start or Board()).fen(),
-                "player1_white": first_white,
-                "result": result.result,
-                "reason": result.reason,
-                "player1_points": points if first_white else 1 - points,
-                "moves": [m.uci for m in result.moves],
-            }
-            if log is not None:
-                with open(log, "a", encoding="utf-8") as f:
-                    f.write(json.dumps(record) + "\n")
-            if events is not None:
-                pair, second = divmod(game - 1, 2)
-                events.write(
-                    "result", result_event(dataclasses.replace(result, round=f"{pair + 1}.{second + 1}"))
-                )
-        points = float(record["player1_points"])
-        score[0 if points == 1 else 1 if points == 0.5 else 2] += 1
-        colour = "White" if record["player1_white"] else "Black"
-        say(f"game {game}: PLAYER1 {colour}, {record['result']} ({record['reason']})")

@@ -1,7 +1,8 @@
 """Plays a schedule of games between UCI engines, several at once, with results saved as they come:
 one JSON line per game (``games.jsonl``, whose first line records the run's settings) and the PGN
 (``games.pgn``, rebuilt from the JSON lines on a resume, so it never holds a half-written game).
-Shared by ``camelpy match`` and ``camelpy tournament``.
+Shared by ``camelpy match`` and ``camelpy tournament``. The small games' matches and tournaments run
+their jobs (a game pair, a game) through :func:`run_games`, the same schedule without asyncio.
 
 >>> spec = GameSpec(pair=0, game=1, white=1, black=0, opening=Opening())
 >>> spec.round_label
@@ -11,15 +12,17 @@ Shared by ``camelpy match`` and ``camelpy tournament``.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import importlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from camelpy import cluster
 from camelpy._args import brief, int_arg, items_arg, path_arg, read_text, real_arg, shown, str_arg
@@ -29,7 +32,7 @@ from camelpy.arena.events import Observer
 from camelpy.arena.openings import Opening
 from camelpy.arena.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game, result_event
 
-__all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_schedule"]
+__all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_games", "run_schedule"]
 
 JSONL_VERSION = 1
 """Format version written in the header line of ``games.jsonl``."""
@@ -248,6 +251,53 @@ async def _worker(
     finally:
         for player in cache.values():
             await player.quit()
+
+
+Job = TypeVar("Job")
+"""What :func:`run_games` hands a worker: a game pair, a game number."""
+
+
+def run_games(
+    jobs: Iterable[Job],
+    play: Callable[[Job, threading.Event], Iterable[GameRecord]],
+    on_game: Callable[[GameRecord], bool],
+    *,
+    concurrency: int = 1,
+) -> None:
+    """Plays *jobs* (the small games' :func:`run_schedule`): ``play(job, stop)`` yields the job's games
+    as they finish, and should play no more once *stop* is set; *on_game* gets each game, one at a time,
+    and returns ``True`` to stop the run. With a *concurrency* above 1 that many jobs run at once, on
+    threads; with 1 they run one after the other in this thread (Ctrl-C stops the game being played).
+
+    >>> from camelpy.arena.openings import Opening
+    >>> def play(job: int, stop: threading.Event) -> list[GameRecord]:
+    ...     return [GameRecord("a", "b", Opening(), "1-0", "checkmate", "", round=str(job))]
+    >>> seen = []
+    >>> run_games([1, 2, 3], play, lambda record: seen.append(record.round) or record.round == "2")
+    >>> seen
+    ['1', '2']
+    """
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def run(job: Job) -> None:
+        if stop.is_set():
+            return
+        for record in play(job, stop):
+            with lock:
+                if on_game(record):
+                    stop.set()
+
+    if concurrency <= 1:
+        for job in jobs:
+            run(job)
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
+        try:
+            list(pool.map(run, jobs))
+        except KeyboardInterrupt:
+            stop.set()
+            raise
 
 
 def run_schedule(
