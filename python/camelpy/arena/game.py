@@ -62,7 +62,8 @@ class Player(Protocol[BoardT_contra]):
         """Gets ready for a new game (``ucinewgame``, a fresh clock)."""
 
     def play(self, board: BoardT_contra, moves: Sequence[str]) -> Answer:
-        """Its move on *board*, whose game from the start position is *moves* (the texts played)."""
+        """Its move on *board*; *moves* are the texts played since the game's start position (its
+        opening's included)."""
         ...
 
 
