@@ -64,6 +64,7 @@ from camelpy.errors import InvalidMoveError
 from camelpy.games import MAX_HASH_MB, weight_values
 
 __all__ = [
+    "ACTION_FILE",
     "BASELINES",
     "BLACK",
     "COLS",
@@ -73,6 +74,7 @@ __all__ = [
     "MAX_STATE_BYTES",
     "ROWS",
     "STARTING_STATE",
+    "STATE_FILE",
     "STARTING_TEXT",
     "WHITE",
     "Board",
@@ -114,6 +116,11 @@ STARTING_STATE: str = _core.MiniBoard().state()
 MAX_STATE_BYTES = 4096
 """Largest ``state`` file read: the format is 13 short lines (about 120 bytes), so anything much
 bigger is not one (and a player must not spend its time reading a huge file)."""
+STATE_FILE = "state"
+"""The course's file protocol: the file the runner writes for the player to move (one name for the
+runner in :mod:`camelpy.arena.minichess` and the player in :mod:`camelpy.protocols.minichess`)."""
+ACTION_FILE = "action"
+"""The course's file protocol: the file the player writes its moves to."""
 
 _MOVE_SYNTAX = "expected 'from_row from_col to_row to_col' on the 6x5 board"
 

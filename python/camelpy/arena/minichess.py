@@ -73,6 +73,8 @@ from camelpy.arena.runner import run_games
 from camelpy.errors import InvalidMoveError
 from camelpy.games import Outcome
 from camelpy.minichess import (
+    ACTION_FILE,
+    STATE_FILE,
     WHITE,
     Board,
     Move,
@@ -93,11 +95,11 @@ __all__ = [
 DEFAULT_TIME_PER_MOVE = 10.0
 """Seconds a player may think per move: the course's limit."""
 
-STATE = "state"
-"""The file the runner writes for the player to move (the file protocol's name, as the player's side
-spells it too: :data:`camelpy.protocols.minichess.STATE`; the arena imports no protocol)."""
-ACTION = "action"
-"""The file the player writes its moves to (:data:`camelpy.protocols.minichess.ACTION`)."""
+STATE = STATE_FILE
+"""The file the runner writes for the player to move (:data:`camelpy.minichess.STATE_FILE`, which the
+player's side reads too)."""
+ACTION = ACTION_FILE
+"""The file the player writes its moves to (:data:`camelpy.minichess.ACTION_FILE`)."""
 ACTION_TAIL = 1 << 16
 """Bytes read from the end of ``action``: a player may write many lines, or a huge file, and only the
 last complete line counts (a longer line is not a move anyway)."""

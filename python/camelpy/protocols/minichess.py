@@ -32,7 +32,17 @@ import sys
 
 from camelpy._args import int_arg, read_text, real_arg
 from camelpy._quote import quote
-from camelpy.minichess import WHITE, Board, Move, Searcher, SearchInfo, baseline_move, write_atomically
+from camelpy.minichess import (
+    ACTION_FILE,
+    STATE_FILE,
+    WHITE,
+    Board,
+    Move,
+    Searcher,
+    SearchInfo,
+    baseline_move,
+    write_atomically,
+)
 
 __all__ = [
     "ACTION",
@@ -45,10 +55,10 @@ __all__ = [
     "read_weights",
 ]
 
-STATE = "state"
-"""The file the runner writes for the player to move."""
-ACTION = "action"
-"""The file the player writes its moves to."""
+STATE = STATE_FILE
+"""The file the runner writes for the player to move (:data:`camelpy.minichess.STATE_FILE`)."""
+ACTION = ACTION_FILE
+"""The file the player writes its moves to (:data:`camelpy.minichess.ACTION_FILE`)."""
 MEMORY = ".camelpy-minichess"
 """Where camelpy's player remembers the position it left (one-line form), for the ply count."""
 PLAYER_MARGIN = 0.3
