@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.graphs import circles
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The workspace's crates by layer, lowest first (docs/architecture.md): a crate may depend only on crates
@@ -117,40 +119,6 @@ def _subsystem_graph(src: Path) -> dict[str, set[str]]:
     return graph
 
 
-def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components with more than one member (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if nxt not in graph:
-                continue
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
-
-
 def test_the_use_reader_reads_groups() -> None:
     code = (
         "use crate::{\n    data::{Record, Writer},\n    nnue::Network,\n    tt,\n};\n"
@@ -160,13 +128,13 @@ def test_the_use_reader_reads_groups() -> None:
 
 
 def test_the_circle_finder_finds_a_circle() -> None:
-    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert _circles({"a": {"b"}, "b": set()}) == []
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
 
 
 @pytest.mark.parametrize("crate", sorted(p.name for p in (ROOT / "rust").iterdir() if (p / "src").is_dir()))
 def test_no_circle_between_a_crates_subsystems(crate: str) -> None:
-    assert _circles(_subsystem_graph(ROOT / "rust" / crate / "src")) == []
+    assert circles(_subsystem_graph(ROOT / "rust" / crate / "src")) == []
 
 
 def test_python_layer_contracts_hold() -> None:

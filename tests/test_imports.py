@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.graphs import circles
+
 PACKAGE = Path(__file__).resolve().parent.parent / "python" / "camelpy"
 
 NATIVE = {"camelpy._core"}
@@ -59,38 +61,6 @@ def _graph(package: Path = PACKAGE) -> tuple[dict[str, set[str]], set[tuple[str,
     return edges, private
 
 
-def _cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
-    """The strongly connected components with more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    out: list[frozenset[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in edges[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = set()
-            while True:
-                w = stack.pop()
-                component.add(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                out.append(frozenset(component))
-
-    for v in edges:
-        if v not in index:
-            visit(v)
-    return out
-
-
 def test_the_graph_is_read() -> None:
     edges, _ = _graph()
     assert "camelpy.arena.openings" in edges["camelpy.arena.match"]
@@ -104,7 +74,7 @@ def test_no_module_imports_a_private_name_of_another() -> None:
 
 def test_no_import_cycles() -> None:
     edges, _ = _graph()
-    assert set(_cycles(edges)) == set()
+    assert circles(edges) == []
 
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -200,4 +170,4 @@ def test_the_checks_see_a_cycle_and_a_private_import(tmp_path: Path) -> None:
     (package / "tools" / "b.py").write_text("def f():\n    from camelpy.tools import a\n")
     edges, private = _graph(package)
     assert private == {("camelpy.tools.a", "camelpy.tools.b", "_helper")}
-    assert _cycles(edges) == [frozenset({"camelpy.tools.a", "camelpy.tools.b"})]
+    assert circles(edges) == [["camelpy.tools.a", "camelpy.tools.b"]]
