@@ -18,9 +18,13 @@ class Scripted:
         self.name = name
         self.answers = list(answers)
         self.games = 0
+        self.closed = 0
 
     def new_game(self) -> None:
         self.games += 1
+
+    def close(self) -> None:
+        self.closed += 1
 
     def play(self, board: object, moves: Sequence[str]) -> game.Answer:
         if not self.answers:
@@ -74,3 +78,15 @@ def test_an_illegal_move_loses_under_each_games_policy() -> None:
 def test_a_searcher_player_needs_a_limit() -> None:
     with pytest.raises(ValueError, match="needs a depth, nodes or time limit"):
         game.SearcherPlayer("x", minichess.Searcher(hash_mb=1))
+
+
+def test_seated_players_are_closed_however_the_block_ends() -> None:
+    players = (Scripted("w", ["4 0 3 0"]), Scripted("b", []))
+    with game.seated(players) as seats:
+        assert seats is players
+        game.play_game(seats, minichess.Board(), MINICHESS_RULES)
+        assert [p.closed for p in players] == [0, 0]
+    assert [p.closed for p in players] == [1, 1]
+    with pytest.raises(RuntimeError, match="stop"), game.seated(players):
+        raise RuntimeError("stop")
+    assert [p.closed for p in players] == [2, 2]

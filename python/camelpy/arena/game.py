@@ -12,16 +12,19 @@ referee (:func:`camelpy.arena.referee.play_game`).
 ...     def new_game(self) -> None: ...
 ...     def play(self, board: object, moves: Sequence[str]) -> Answer:
 ...         return Answer(None, 0.0, ("no_move", "it resigns"))
->>> record = play_game((Resigner(), Resigner()), Board(), Rules[Board]())
+...     def close(self) -> None: ...
+>>> with seated((Resigner(), Resigner())) as players:
+...     record = play_game(players, Board(), Rules[Board]())
 >>> record.result, record.termination, record.reason
 ('0-1', 'no_move', 'it resigns')
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from camelpy.arena.openings import Opening
@@ -29,7 +32,7 @@ from camelpy.arena.referee import GameRecord, MoveRecord
 from camelpy.errors import InvalidMoveError
 from camelpy.games import Board, Outcome, Searcher
 
-__all__ = ["Answer", "Player", "Rules", "SearcherPlayer", "play_game"]
+__all__ = ["Answer", "Player", "Rules", "SearcherPlayer", "play_game", "seated"]
 
 
 class Answer(NamedTuple):
@@ -65,6 +68,23 @@ class Player(Protocol[BoardT_contra]):
         """Its move on *board*; *moves* are the texts played since the game's start position (its
         opening's included)."""
         ...
+
+    def close(self) -> None:
+        """Ends it once its games are over (its process quits or is killed); :func:`seated` calls it."""
+
+
+PlayersT = TypeVar("PlayersT", bound=Sequence[Player[Any]])
+"""The players :func:`seated` closes."""
+
+
+@contextlib.contextmanager
+def seated(players: PlayersT) -> Iterator[PlayersT]:
+    """*players* for a ``with`` block that closes each of them (:meth:`Player.close`) when it ends,
+    however it ends: a runner's jobs seat the players they start this way."""
+    with contextlib.ExitStack() as stack:
+        for player in players:
+            stack.callback(player.close)
+        yield players
 
 
 class SearcherPlayer(Generic[BoardT]):
@@ -104,6 +124,9 @@ class SearcherPlayer(Generic[BoardT]):
     def new_game(self) -> None:
         """Clears the searcher's table."""
         self.searcher.clear()
+
+    def close(self) -> None:
+        """Nothing: the searcher lives in this process."""
 
     def play(self, board: BoardT, moves: Sequence[str]) -> Answer:
         """The searcher's move on *board* (*moves* are on the board already)."""

@@ -133,7 +133,7 @@ class LeiserPlayer:
         self._buffer = b""
         self.send("uci")
         if not self._wait_for("uciok", time.monotonic() + STARTUP_SECONDS):
-            self.kill()
+            self.close()
             raise ValueError(f"engine {self.config.name!r} did not answer 'uci' with 'uciok'")
         for name, value in self.config.options:
             self.send(f"setoption name {name} value {value}")
@@ -191,8 +191,8 @@ class LeiserPlayer:
             if words and words[0] == "bestmove":
                 return words[1] if len(words) > 1 else ""
 
-    def kill(self) -> None:
-        """Asks it to quit, then kills it."""
+    def close(self) -> None:
+        """Asks it to quit, then kills it (if it still runs after a second)."""
         if self.process is None:
             return
         self.send("quit")
@@ -206,6 +206,9 @@ class LeiserPlayer:
                 with contextlib.suppress(OSError):
                     stream.close()
         self.process = None
+
+    kill = close
+    """The old name of :meth:`close`."""
 
 
 def game_text(record: GameRecord, rules: int, event: str = "camelpy leiserchess match") -> str:
@@ -405,8 +408,7 @@ def run_pairs(
     def play_pair(pair: int, stop: threading.Event) -> Iterator[GameRecord]:
         opening = opening_for(seed, pair, random_plies, rules)
         first, second = pairings[pair]
-        players = (LeiserPlayer(engines[first]), LeiserPlayer(engines[second]))
-        try:
+        with game_loop.seated((LeiserPlayer(engines[first]), LeiserPlayer(engines[second]))) as players:
             for p in players:
                 p.start()
             for game in (0, 1):
@@ -414,9 +416,6 @@ def run_pairs(
                     continue
                 order = players if game == 0 else (players[1], players[0])
                 yield play_game(order, pair, game, opening, rules, max_plies)
-        finally:
-            for p in players:
-                p.kill()
 
     def on_game(result: GameRecord) -> bool:
         games.append(result)

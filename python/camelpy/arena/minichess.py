@@ -180,6 +180,9 @@ class FilePlayer:
     def new_game(self) -> None:
         """Nothing: a file-protocol player starts afresh every move."""
 
+    def close(self) -> None:
+        """Nothing: each move's process has ended (or been killed) before :meth:`play` returns."""
+
     def play(self, board: Board, moves: Sequence[str]) -> game_loop.Answer:
         """The player's move on *board* (:meth:`think`); no move, a problem with its files or a time-out
         without a move is its fault, said as the runner says it."""
@@ -369,7 +372,8 @@ def play_game(
             emit(f"\nply {board.ply}: {_COLOR_NAMES[not board.turn]} plays {board.peek()} ({answer.note})")
             emit(str(board))
 
-        game = game_loop.play_game(seats, board, RULES, on_move=moved)
+        with game_loop.seated(seats):
+            game = game_loop.play_game(seats, board, RULES, on_move=moved)
         emit(f"\nresult: {describe(game)}")
         return game
     finally:
