@@ -28,7 +28,6 @@ import select
 import subprocess
 import threading
 import time
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,7 @@ from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
 from camelpy.arena.events import EventLog, Observer
 from camelpy.arena.game import Answer, Rules
 from camelpy.arena.openings import MAX_PAIRS, Opening
-from camelpy.arena.referee import GameRecord, MoveRecord, result_event
+from camelpy.arena.referee import GameRecord, MoveRecord, result_event, summarize
 from camelpy.arena.runner import run_games
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
@@ -506,31 +505,25 @@ def _sprt_json(sprt: stats.SPRT | None) -> dict[str, Any] | None:
 def _summary(
     engines: tuple[EngineConfig, EngineConfig], games: list[GameRecord], rules: int
 ) -> dict[str, Any]:
-    name = engines[0].name
-    count = stats.tally((g.pair, g.score_for(name)) for g in games)
-    wins, draws, losses, penta, results = (
-        count.wins,
-        count.draws,
-        count.losses,
-        count.pentanomial,
-        count.results,
-    )
-    n = wins + draws + losses
+    """The match's ``summary.json`` (before its ``sprt``): the one count of a match's games
+    (:func:`camelpy.arena.referee.summarize`) in Leiserchess's layout."""
+    result = summarize(engines[0].name, engines[1].name, games)
     summary: dict[str, Any] = {
-        "engine1": name,
-        "engine2": engines[1].name,
+        "engine1": result.engine1,
+        "engine2": result.engine2,
         "rules": rules,
-        "games": n,
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "pentanomial": list(penta),
-        "terminations": dict(Counter(g.termination for g in games).most_common()),
+        "games": result.games,
+        "wins": result.wins,
+        "draws": result.draws,
+        "losses": result.losses,
+        "pentanomial": list(result.pentanomial),
+        "terminations": dict(result.terminations),
         "time_forfeits": sum(g.termination == "time" for g in games),
     }
-    status = f"+{wins}={draws}-{losses}"
-    if n and len(set(results)) > 1:
-        elo, nelo = stats.elo_estimate(results), stats.normalized_elo(results)
+    status = f"+{result.wins}={result.draws}-{result.losses}"
+    results = result.pentanomial if any(result.pentanomial) else result.trinomial
+    if result.games and len(set(results)) > 1:
+        elo, nelo = result.elo, result.nelo
         summary["elo"] = {"elo": elo.elo, "error": elo.error}
         summary["nelo"] = {"elo": nelo.elo, "error": nelo.error}
         status += f" Elo {elo}"

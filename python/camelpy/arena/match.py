@@ -27,193 +27,30 @@ import argparse
 import dataclasses
 import json
 import shlex
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from camelpy import cluster
-from camelpy._args import int_arg, items_arg, opt_str_arg, path_arg, real_arg, shown, str_arg
+from camelpy._args import int_arg, items_arg, path_arg, real_arg, shown
 from camelpy._quote import quote
 from camelpy.arena import leiserchess, minichess, stats
 from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
 from camelpy.arena.events import EventLog
 from camelpy.arena.leiserchess import DEFAULT_MAX_PLIES
 from camelpy.arena.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
-from camelpy.arena.referee import DEFAULT_HANG_TIMEOUT, NO_ADJUDICATION, Adjudication, GameRecord
+from camelpy.arena.referee import (
+    DEFAULT_HANG_TIMEOUT,
+    NO_ADJUDICATION,
+    Adjudication,
+    GameRecord,
+    MatchResult,
+    check_sprt,
+    summarize,
+)
 from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule
 
 __all__ = ["MatchResult", "run_match", "summarize"]
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchResult:
-    """The score of a match, from the first engine's side.
-
-    >>> MatchResult("a", "b", wins=3, draws=2, losses=1).score
-    0.6666666666666666
-    """
-
-    engine1: str
-    """First engine (the one being tested)."""
-    engine2: str
-    """Second engine (the baseline)."""
-    wins: int = 0
-    """Games the first engine won."""
-    draws: int = 0
-    """Drawn games."""
-    losses: int = 0
-    """Games the first engine lost."""
-    pentanomial: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
-    """Complete game pairs by the first engine's pair score: 0, ½, 1, 1½, 2 points."""
-    llr: float | None = None
-    """The SPRT's log-likelihood ratio (``None`` without an SPRT)."""
-    sprt: stats.SPRT | None = None
-    """The SPRT settings."""
-    decision: str | None = None
-    """``"H1"`` (accepted: elo1), ``"H0"`` (rejected) or ``None`` (undecided)."""
-    terminations: tuple[tuple[str, int], ...] = ()
-    """How games ended: (termination code, count), most frequent first."""
-    out: str | None = None
-    """The folder holding games.jsonl, games.pgn and the summary."""
-
-    @property
-    def games(self) -> int:
-        """Games counted."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """The first engine's mean score (0.5 before any game)."""
-        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
-
-    @property
-    def trinomial(self) -> tuple[int, int, int]:
-        """``(losses, draws, wins)``: worst to best, as the stats functions take it."""
-        return (self.losses, self.draws, self.wins)
-
-    def _results(self) -> Sequence[int]:
-        return self.pentanomial if sum(self.pentanomial) else self.trinomial
-
-    @property
-    def elo(self) -> stats.EloEstimate:
-        """Logistic Elo with a 95 % interval (from pairs when there are any)."""
-        return stats.elo_estimate(self._results())
-
-    @property
-    def nelo(self) -> stats.EloEstimate:
-        """Normalized Elo with a 95 % interval."""
-        return stats.normalized_elo(self._results())
-
-    @property
-    def los(self) -> float:
-        """Likelihood of superiority of the first engine."""
-        return stats.los(self._results())
-
-    def status_line(self) -> str:
-        """A short line for the live display."""
-        text = f"+{self.wins}={self.draws}-{self.losses}"
-        if self.games:
-            text += f" Elo {self.elo}"
-        if self.sprt is not None and self.llr is not None:
-            lower, upper = self.sprt.bounds
-            text += f" LLR {self.llr:.2f} ({lower:.2f}, {upper:.2f})"
-        return text
-
-    def summary(self) -> str:
-        """The final report, as fastchess prints it."""
-        lines = [f"Results of {self.engine1} vs {self.engine2}:"]
-        if self.games:
-            lines.append(f"Elo: {self.elo}, nElo: {self.nelo}")
-            lines.append(f"LOS: {self.los:.2%}, DrawRatio: {self.draws / self.games:.2%}")
-        lines.append(
-            f"Games: {self.games}, Wins: {self.wins}, Losses: {self.losses}, Draws: {self.draws}, "
-            f"Points: {self.wins + self.draws / 2:g} ({self.score:.2%})"
-        )
-        lines.append(f"Ptnml(0-2): {list(self.pentanomial)}")
-        if self.sprt is not None:
-            lower, upper = self.sprt.bounds
-            verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", None: "undecided"}[self.decision]
-            lines.append(
-                f"LLR: {self.llr or 0.0:.2f} ({lower:.2f}, {upper:.2f}) "
-                f"[{self.sprt.elo0:g}, {self.sprt.elo1:g}] {self.sprt.model}: {verdict}"
-            )
-        if self.terminations:
-            lines.append("Terminations: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
-        return "\n".join(lines)
-
-    def status_event(self) -> dict[str, Any]:
-        """The fields of the ``status`` event that watchers read (:mod:`camelpy.arena.events`)."""
-        elo = None
-        if self.games:
-            est = self.elo
-            elo = {"elo": est.elo, "lower": est.lower, "upper": est.upper}
-        return {
-            "games": self.games,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "pentanomial": list(self.pentanomial),
-            "elo": elo,
-            "llr": self.llr,
-            "bounds": list(self.sprt.bounds) if self.sprt is not None else None,
-            "decision": self.decision,
-            "line": self.status_line(),
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of the figures."""
-        data: dict[str, Any] = {
-            "engine1": self.engine1,
-            "engine2": self.engine2,
-            "games": self.games,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "pentanomial": list(self.pentanomial),
-            "terminations": dict(self.terminations),
-        }
-        if self.games:
-            for label, est in (("elo", self.elo), ("nelo", self.nelo)):
-                data[label] = {"elo": est.elo, "lower": est.lower, "upper": est.upper}
-            data["los"] = self.los
-        if self.sprt is not None:
-            data["sprt"] = dataclasses.asdict(self.sprt) | {"llr": self.llr, "decision": self.decision}
-        return data
-
-
-def summarize(
-    name1: str,
-    name2: str,
-    records: Sequence[GameRecord],
-    sprt: stats.SPRT | None = None,
-    out: str | None = None,
-) -> MatchResult:
-    """Counts *records* from *name1*'s side; pairs are matched by their ``pair`` index. Games without a
-    result (``*``) are not counted.
-
-    :raises: :exc:`ValueError` for a record that *name1* did not play, :exc:`TypeError` for an argument
-        of the wrong type.
-    """
-    str_arg(name1, "name1")
-    str_arg(name2, "name2")
-    records = items_arg(records, "records", GameRecord)
-    _check_sprt(sprt)
-    opt_str_arg(out, "out")
-    count = stats.tally((r.pair, r.score_for(name1)) for r in records if r.result != "*")
-    llr = decision = None
-    if sprt is not None:
-        llr = sprt.llr(count.results)
-        decision = sprt.status(count.results)
-    ends = tuple(Counter(r.termination for r in records).most_common())
-    return MatchResult(
-        name1, name2, count.wins, count.draws, count.losses, count.pentanomial, llr, sprt, decision, ends, out
-    )
-
-
-def _check_sprt(sprt: object) -> None:
-    if sprt is not None and not isinstance(sprt, stats.SPRT):
-        raise TypeError(f"sprt must be a stats.SPRT or None, got {type(sprt).__name__} {shown(sprt)}")
 
 
 def run_match(
@@ -257,7 +94,7 @@ def run_match(
     cluster.check_backend(backend)
     if not isinstance(adjudication, Adjudication):
         raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
-    _check_sprt(sprt)
+    check_sprt(sprt)
     if out is not None:
         path_arg(out, "out")
     real_arg(hang_timeout, "hang_timeout", above=0)
