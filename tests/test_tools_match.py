@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import io
 import json
@@ -13,10 +14,11 @@ import sys
 from pathlib import Path
 
 import chess
+import chess.engine
 import chess.pgn
 import pytest
 from camelpy.arena import stats
-from camelpy.arena.engines import EngineStartError, TimeControl, parse_engine
+from camelpy.arena.engines import EngineStartError, TimeControl, UciPlayer, parse_engine
 from camelpy.arena.match import run_match
 from camelpy.arena.openings import Opening, book_digest, load_openings
 from camelpy.arena.referee import Adjudication, MoveRecord, _adjudicate
@@ -259,3 +261,24 @@ def test_camelpy_vs_camelpy_four_games_at_a_node_limit(tmp_path: Path) -> None:
         for node in game.mainline():
             assert node.move in board.legal_moves
             board.push(node.move)
+
+
+def test_the_arena_sets_hidden_tuning_options() -> None:
+    # camelpy lists its search settings only behind "Show Tuning Options"; the arena (camelpy match
+    # option.X=..., camelpy spsa) asks for them, so python-chess accepts the name, and the engine uses it.
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+
+    async def nodes(*words: str) -> int:
+        player = UciPlayer(parse_engine([f"{sys.executable} -m camelpy", "depth=7", *words]))
+        await player.start()
+        try:
+            assert player.protocol is not None
+            assert ("rfp_margin" in player.protocol.options) == bool(words)
+            result = await player.play(board, chess.engine.Limit(depth=7), game=None)
+            return int(result.info["nodes"])
+        finally:
+            await player.quit()
+
+    assert asyncio.run(nodes("option.rfp_margin=150")) != asyncio.run(nodes())
+    with pytest.raises(EngineStartError, match="rejected its options: .*no_such_weight"):
+        asyncio.run(nodes("option.no_such_weight=1"))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from camelpy import _core
 from camelpy.arena.engines import EngineConfig
 from camelpy.tools import cli
 from camelpy.tools.chess.spsa import (
@@ -19,6 +20,7 @@ from camelpy.tools.chess.spsa import (
     SpsaSettings,
     Trial,
     check_against_engine,
+    engine_spin_options,
     format_params,
     parse_param,
     read_params,
@@ -255,6 +257,14 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 ENGINE = f"{sys.executable} -m camelpy"
+
+
+def test_the_engines_spin_options_include_its_hidden_tuning_options() -> None:
+    # camelpy's uci lists its weights and search settings only behind "Show Tuning Options"; spsa asks.
+    spin = engine_spin_options([sys.executable, "-m", "camelpy"])
+    assert spin["Hash"][0] == _core.DEFAULT_HASH_MB
+    for name, default, low, high in _core.default_params() + _core.default_search_params():
+        assert spin[name] == (default, low, high)
 
 
 def test_the_command_plays_tiny_iterations_and_resumes(

@@ -174,30 +174,77 @@ def test_a_finished_loop_is_freed_without_the_garbage_collector(stdin: bytes) ->
             gc.enable()
 
 
-def test_every_option_is_declared_with_a_valid_default() -> None:
-    session = InProcess()
-    lines = session.run("uci")
+USER_OPTIONS = (
+    "Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_Chess960", "UCI_ShowWDL",
+    "SyzygyPath", "OwnBook", "BookFile", "ParamsFile", "Use NNUE", "EvalFile", "TablebasePath", "BookSeed",
+    "Show Tuning Options",
+)  # fmt: skip
+"""What ``uci`` lists by default, in order: the options a player sets in a GUI's settings dialog."""
+
+MAX_LISTED_OPTIONS = 21
+"""At most this many options by default: a GUI shows every listed option in its settings dialog, and
+no more than Stockfish lists (21 for the Stockfish 15.1 of the tests; its tunables only in a tuning
+build). Before the tuning options were hidden, camelpy listed 500 (455 evaluation weights and 29 search
+settings among them)."""
+
+
+def _declared(lines: list[str]) -> list[str]:
     options = [line for line in lines if line.startswith("option ")]
-    names = [re.match(r"option name (.+?) type ", line).group(1) for line in options]  # type: ignore[union-attr]
-    for name in ("Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_Chess960"):
-        assert name in names
-    for name in ("UCI_ShowWDL", "SyzygyPath", "TablebasePath", "OwnBook", "BookFile", "BookSeed", "Use NNUE"):
-        assert name in names
-    assert "option name Use NNUE type check default true" in options
-    assert f"option name EvalFile type string default {_core.NET_EMBEDDED}" in options
-    params = _core.Engine().params() + _core.Engine().search_params()
-    assert len(options) == 16 + len(params)
-    for name, value, lo, hi in params:
-        assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
     for line in options:
         spin = re.search(r"type spin default (-?\d+) min (-?\d+) max (-?\d+)", line)
         if spin:
             default, lo, hi = map(int, spin.groups())
             assert lo <= default <= hi, line
-        # python-chess splits option lines on these words: none may appear inside a name
+        # python-chess, fastchess and cutechess split option lines on these words: none may be in a name
         name = re.match(r"option name (.+?) type ", line).group(1)  # type: ignore[union-attr]
         assert not set(name.split()) & {"name", "type", "default", "min", "max", "var"}
+    return options
+
+
+def _names(options: list[str]) -> list[str]:
+    return [re.match(r"option name (.+?) type ", line).group(1) for line in options]  # type: ignore[union-attr]
+
+
+def test_uci_lists_only_the_options_a_player_sets() -> None:
+    session = InProcess()
+    lines = session.run("uci")
+    options = _declared(lines)
+    assert tuple(_names(options)) == USER_OPTIONS
+    assert len(options) <= MAX_LISTED_OPTIONS
+    assert "option name Use NNUE type check default true" in options
+    assert f"option name EvalFile type string default {_core.NET_EMBEDDED}" in options
+    assert "option name Show Tuning Options type check default false" in options
     assert lines[-1] == "uciok"
+
+
+def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
+    session = InProcess()
+    assert session.run("setoption name Show Tuning Options value true") == []
+    lines = session.run("uci")
+    options = _declared(lines)
+    params = _core.Engine().params() + _core.Engine().search_params()
+    assert len(options) == len(USER_OPTIONS) + len(params) == 501
+    assert tuple(_names(options)[: len(USER_OPTIONS)]) == USER_OPTIONS
+    for name, value, lo, hi in params:
+        assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
+    assert lines[-1] == "uciok"
+    # Switched off, the next uci lists the short table again.
+    session.run("setoption name show tuning options value false")
+    assert tuple(_names(_declared(session.run("uci")))) == USER_OPTIONS
+
+
+def test_show_tuning_options_from_the_command_line() -> None:
+    # How a GUI, cutechess-cli (arg=...) or lichess-bot (engine_options) gets the full list: the flag is
+    # applied before the GUI sends uci.
+    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 501)):
+        with UciProcess(args) as uci:
+            uci.send("uci")
+            _, _, before = uci.read_until("uciok")
+            options = _declared(before)
+            assert len(options) == count
+            assert ("option name rfp_margin type spin default 75 min 35 max 150" in options) == bool(args)
+            uci.send("quit")
+            assert uci.close() == 0
 
 
 def test_setoption_names_are_case_insensitive_and_may_have_spaces() -> None:
@@ -229,7 +276,9 @@ def test_bad_option_values_are_reported_and_ignored() -> None:
 
 
 def test_evaluation_parameters_change_the_evaluation() -> None:
+    # Hidden from uci (see above), settable all the same.
     session = InProcess()
+    assert "pawn_value_mg" not in _names(_declared(session.run("uci")))
     params = {name: (value, lo, hi) for name, value, lo, hi in session.engine._engine.params()}
     value, lo, hi = params["pawn_value_mg"]
     before = session.run("position fen 4k3/pppp4/8/8/8/8/PPPPPP2/4K3 w - - 0 1", "eval")
@@ -242,8 +291,12 @@ def test_evaluation_parameters_change_the_evaluation() -> None:
 
 
 def test_search_settings_are_spin_options_that_change_the_search() -> None:
+    # Hidden from uci until Show Tuning Options is set, settable all the same.
     session = InProcess()
+    assert not set(_names(_declared(session.run("uci")))) & {n for n, *_ in _core.default_search_params()}
+    session.run("setoption name Show Tuning Options value true")
     declared = session.run("uci")
+    session.run("setoption name Show Tuning Options value false")
     for name, value, lo, hi in _core.default_search_params():
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in declared
 

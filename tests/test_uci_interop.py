@@ -181,3 +181,29 @@ def test_installed_console_script() -> None:
     with chess.engine.SimpleEngine.popen_uci([script], timeout=10) as uci:
         board = chess.Board()
         assert uci.play(board, chess.engine.Limit(depth=3)).move in board.legal_moves
+
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def test_tuning_options_through_python_chess() -> None:
+    """camelpy's tuning options (evaluation weights, search settings) are not listed by default, and
+    python-chess's configure() refuses a name the engine did not list; the command-line flag
+    ``--Show_Tuning_Options=true`` lists them before python-chess reads the list (the documented recipe),
+    and a weight set that way changes the search."""
+    board = chess.Board(KIWIPETE)
+    depth = chess.engine.Limit(depth=7)
+    with chess.engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=10) as uci:
+        assert uci.options["Show Tuning Options"].default is False
+        assert "rfp_margin" not in uci.options and "pawn_value_mg" not in uci.options
+        with pytest.raises(chess.engine.EngineError, match="rfp_margin"):
+            uci.configure({"rfp_margin": 150})
+        default_nodes = uci.analyse(board, depth)["nodes"]
+    tuning = [*ENGINE_COMMAND, "--Show_Tuning_Options=true"]
+    with chess.engine.SimpleEngine.popen_uci(tuning, timeout=10) as uci:
+        assert uci.options["rfp_margin"].default == 75 and uci.options["pawn_value_mg"].type == "spin"
+        assert uci.analyse(board, depth, game=1)["nodes"] == default_nodes
+        uci.configure({"rfp_margin": 150})
+        assert uci.analyse(board, depth, game=2)["nodes"] != default_nodes
+        uci.configure({"rfp_margin": 75})
+        assert uci.analyse(board, depth, game=3)["nodes"] == default_nodes

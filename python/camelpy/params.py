@@ -21,10 +21,16 @@ from typing import Protocol
 from camelpy._args import read_text
 from camelpy._quote import quote
 
-__all__ = ["MAX_PARAMS_BYTES", "ParamTable", "apply_params", "read_params_file"]
+__all__ = ["MAX_PARAMS_BYTES", "SHOW_TUNING_OPTIONS", "ParamTable", "apply_params", "read_params_file"]
 
 MAX_PARAMS_BYTES = 1 << 20
 """Largest weights file read (1 MiB): the engine has some hundreds of weights, a few kilobytes of JSON."""
+
+SHOW_TUNING_OPTIONS = "Show Tuning Options"
+"""The UCI check option (default false) whose value true makes the next ``uci`` list the tuning options
+too: every classical evaluation weight and every search setting, one spin option each. They are settable
+by ``setoption`` whether listed or not; the UCI loop declares the option and the arena and ``camelpy spsa``
+set it to read the full list (here, below both, so that neither imports the other)."""
 
 
 class ParamTable(Protocol):

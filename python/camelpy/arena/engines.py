@@ -35,6 +35,7 @@ from camelpy._args import (
     str_arg,
 )
 from camelpy._quote import quote
+from camelpy.params import SHOW_TUNING_OPTIONS
 
 __all__ = [
     "EngineConfig",
@@ -43,6 +44,7 @@ __all__ = [
     "UciPlayer",
     "distinct_names",
     "engine_from_mapping",
+    "list_tuning_options",
     "parse_engine",
 ]
 
@@ -301,6 +303,25 @@ def _option_text(value: object) -> str:
     return str(value)
 
 
+async def list_tuning_options(protocol: chess.engine.UciProtocol) -> bool:
+    """Makes python-chess know an engine's tuning options too; returns whether the engine has them.
+
+    camelpy lists its evaluation weights and search settings only once its check option
+    ``Show Tuning Options`` is true (a GUI would show all ~480 in its settings dialog), and python-chess
+    checks every name given to ``configure`` against the options listed in answer to ``uci``. For an
+    engine that offers that option this sets it and repeats the handshake, so that ``protocol.options``
+    (and ``configure``) then hold them all; for any other engine it does nothing.
+    """
+    if SHOW_TUNING_OPTIONS not in protocol.options:
+        return False
+    await protocol.configure({SHOW_TUNING_OPTIONS: True})
+    # python-chess reads a second ``uci`` answer like the first, adding the options it did not list;
+    # it refuses to send ``uci`` again unless told the engine is not yet initialized.
+    protocol.initialized = False
+    await protocol.initialize()
+    return True
+
+
 class EngineStartError(ValueError):
     """An engine could not be started, or rejected its options; the message quotes the command."""
 
@@ -337,6 +358,8 @@ class UciPlayer:
         self.transport, self.protocol = transport, protocol
         try:
             options = dict(self.config.options)
+            if any(name not in protocol.options for name in options):  # perhaps a hidden tuning option
+                await asyncio.wait_for(list_tuning_options(protocol), STARTUP_TIMEOUT)
             if options:
                 await asyncio.wait_for(protocol.configure(options), STARTUP_TIMEOUT)
         except (asyncio.TimeoutError, chess.engine.EngineError) as err:

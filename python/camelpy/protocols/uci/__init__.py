@@ -37,7 +37,9 @@ def main(
     """Runs the UCI engine until ``quit`` or end of input; returns the exit status.
 
     *argv* may hold ``--Name=value`` words (lichess-bot passes its ``engine_options`` that way): those
-    naming an option set it, as ``setoption`` would; anything else is noted on stderr and ignored.
+    naming an option set it, as ``setoption`` would (``_`` for a space: ``--Show_Tuning_Options=true``
+    lists the tuning options in answer to ``uci``, for clients that only accept listed names); anything
+    else is noted on stderr and ignored.
     """
     out = stdout if stdout is not None else sys.stdout
     binary: IO[bytes] | None = getattr(out, "buffer", None)

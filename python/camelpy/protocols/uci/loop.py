@@ -37,7 +37,7 @@ import chess.polyglot
 
 from camelpy import _core
 from camelpy._quote import quote
-from camelpy.params import apply_params, read_params_file
+from camelpy.params import SHOW_TUNING_OPTIONS, apply_params, read_params_file
 from camelpy.protocols.bench import bench_lines, parse_depth
 from camelpy.protocols.uci import commands
 from camelpy.protocols.uci.commands import (
@@ -93,7 +93,14 @@ class LineSource(Protocol):
 
 
 def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
-    """The fixed options, then a spin option per evaluation weight and search setting (*params*)."""
+    """The fixed options, then a hidden spin option per evaluation weight and search setting (*params*).
+
+    The weights and settings are tuning options: ``uci`` lists them only after ``Show Tuning Options``
+    is set (as Stockfish lists its tunables only in a tuning build), since a GUI shows every listed
+    option in its settings dialog and these ~480 would bury the dozen a player sets. The evaluation
+    weights act only with ``Use NNUE`` false; the search settings' defaults are their tuned values.
+    ``setoption`` sets them all the same, listed or not (tuners, ``camelpy match option.X=…``).
+    """
     options = [
         Option.spin("Hash", _core.DEFAULT_HASH_MB, 1, MAX_HASH_MB),
         Option.spin("Threads", 1, 1, MAX_THREADS),
@@ -111,10 +118,13 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
         Option.string("EvalFile", _core.NET_EMBEDDED),
         Option.string("TablebasePath", ""),
         Option.spin("BookSeed", 0, 0, MAX_BOOK_SEED),
+        Option.check(SHOW_TUNING_OPTIONS, False),
     ]
     taken = {o.name.lower() for o in options}
     options += [
-        Option.spin(name, value, lo, hi) for name, value, lo, hi in params if name.lower() not in taken
+        Option.spin(name, value, lo, hi, hidden=True)
+        for name, value, lo, hi in params
+        if name.lower() not in taken
     ]
     return options
 
@@ -287,7 +297,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     def _uci(self) -> None:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {ENGINE_AUTHOR}")
-        for option in self._options:
+        for option in self._options.listed(hidden=bool(self._options[SHOW_TUNING_OPTIONS])):
             self.send(option.declaration())
         self.send("uciok")
 

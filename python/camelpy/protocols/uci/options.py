@@ -52,11 +52,14 @@ class Option:
     min: int | None = None
     max: int | None = None
     choices: tuple[str, ...] = ()
+    hidden: bool = False
+    """Left out of the ``uci`` answer unless asked for (a tuning weight); settable all the same."""
 
     @classmethod
-    def spin(cls, name: str, default: int, lo: int, hi: int) -> Option:
-        """An integer option within ``lo..hi``."""
-        return cls(name, "spin", default, lo, hi)
+    def spin(cls, name: str, default: int, lo: int, hi: int, *, hidden: bool = False) -> Option:
+        """An integer option within ``lo..hi`` (*hidden*: listed only when asked for, see
+        :meth:`OptionTable.listed`)."""
+        return cls(name, "spin", default, lo, hi, hidden=hidden)
 
     @classmethod
     def check(cls, name: str, default: bool) -> Option:
@@ -158,6 +161,19 @@ class OptionTable:
 
     def __iter__(self) -> Iterator[Option]:
         return iter(self._options.values())
+
+    def listed(self, *, hidden: bool = False) -> Iterator[Option]:
+        """The options ``uci`` declares: every one with *hidden*, else those not :attr:`Option.hidden`
+        (a hidden option is settable whether it is listed or not).
+
+        >>> tunable = Option.spin("rfp_margin", 75, 35, 150, hidden=True)
+        >>> table = OptionTable([Option.spin("Hash", 16, 1, 64), tunable])
+        >>> [o.name for o in table.listed()], [o.name for o in table.listed(hidden=True)]
+        (['Hash'], ['Hash', 'rfp_margin'])
+        >>> table.set("rfp_margin", "80")
+        ('rfp_margin', 80)
+        """
+        return (option for option in self._options.values() if hidden or not option.hidden)
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name.lower() in self._options

@@ -691,14 +691,19 @@ def check_against_engine(params: Sequence[SpsaParam], spin: Mapping[str, tuple[i
 
 
 def engine_spin_options(command: Sequence[str]) -> dict[str, tuple[int, int, int]]:
-    """The engine's spin options, ``name: (default, min, max)``, from its ``uci`` answer.
+    """The engine's spin options, ``name: (default, min, max)``, from its ``uci`` answer (its tuning
+    options too: an engine that hides them behind ``Show Tuning Options``, as camelpy does, is asked to
+    list them, see :func:`camelpy.arena.engines.list_tuning_options`).
 
     :raises: :exc:`camelpy.arena.engines.EngineStartError` (a :exc:`ValueError`) quoting the command when
         it does not start or answer.
     """
+    import asyncio
+    import concurrent.futures
+
     import chess.engine
 
-    from camelpy.arena.engines import STARTUP_TIMEOUT, EngineStartError
+    from camelpy.arena.engines import STARTUP_TIMEOUT, EngineStartError, list_tuning_options
 
     cmd = list(command)
     try:
@@ -706,6 +711,16 @@ def engine_spin_options(command: Sequence[str]) -> dict[str, tuple[int, int, int
     except (OSError, TimeoutError, chess.engine.EngineError) as err:
         raise EngineStartError(f"cannot start engine {quote(shlex.join(cmd))}: {brief(err)}") from None
     try:
+        protocol = engine.protocol
+        assert isinstance(protocol, chess.engine.UciProtocol)
+        revealed = asyncio.run_coroutine_threadsafe(list_tuning_options(protocol), protocol.loop)
+        try:
+            revealed.result(STARTUP_TIMEOUT)
+        except (TimeoutError, concurrent.futures.TimeoutError, chess.engine.EngineError) as err:
+            revealed.cancel()
+            raise EngineStartError(
+                f"engine {quote(shlex.join(cmd))} did not list its tuning options: {brief(err)}"
+            ) from None
         return {
             option.name: (option.default, option.min, option.max)
             for option in engine.options.values()
