@@ -15,8 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
+import chess
 import pytest
 from camelpy.arena.events import EventLog
+from camelpy.gui.review import read_review_game, review_game
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
@@ -220,6 +222,71 @@ def test_load_a_fen_and_analyse(server: str, browser: WebDriver) -> None:
     text.send_keys("1. e4 e5 2. Ke3")
     browser.find_element(By.ID, "an-load").click()
     wait(browser, lambda d: "illegal san" in d.find_element(By.ID, "message").text)
+
+
+HUNG_QUEEN = '[White "Alice"]\n[Black "Bob"]\n[Result "0-1"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 0-1\n'
+"""A game whose blunder is known: White gives the queen for a pawn on move 3 (ply 5)."""
+
+
+QUEEN_TAKEN = "r1bqkbnr/pppp1Qpp/2n5/4p3/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 3"
+"""The position after 3. Qxf7+."""
+
+
+def pieces(driver: WebDriver, board: str) -> dict[str, str]:
+    """The pieces drawn on *board*, by square (``wQ``, ``bK``)."""
+    script = (
+        "return [...document.querySelectorAll(arguments[0])].map((i) => [i.dataset.square, i.dataset.piece])"
+    )
+    return dict(driver.execute_script(script, f"#{board} image.piece"))
+
+
+def pieces_of(fen: str) -> dict[str, str]:
+    """The pieces of *fen*, by square, as :func:`pieces` reads them."""
+    placed = chess.Board(fen).piece_map()
+    return {chess.square_name(sq): "wb"[not p.color] + p.symbol().upper() for sq, p in placed.items()}
+
+
+def test_review_a_game_finds_the_hung_queen(server: str, browser: WebDriver) -> None:
+    expected = review_game(read_review_game(HUNG_QUEEN), nodes=20_000)["moves"][4]  # deterministic
+    open_page(browser, server, "review")
+    browser.find_element(By.ID, "rv-text").send_keys(HUNG_QUEEN)
+    Select(browser.find_element(By.ID, "rv-nodes")).select_by_value("20000")
+    browser.find_element(By.ID, "rv-start").click()
+    wait(browser, lambda d: moves(d, "rv-moves") == ["e4", "e5", "Qh5", "Nc6", "Qxf7+", "Kxf7"])
+    marked = browser.find_elements(By.CSS_SELECTOR, "#rv-moves .move[data-judgement='blunder']")
+    assert [(m.get_attribute("data-ply"), m.text) for m in marked] == [("5", "Qxf7+ ??")]
+    assert browser.find_elements(By.CSS_SELECTOR, "#rv-graph polyline.rv-curve")
+    assert browser.find_element(By.CSS_SELECTOR, "#rv-summary tr[data-side='white']").text.split()[-1] == "1"
+    browser.find_element(By.CSS_SELECTOR, "#rv-moves .move[data-ply='5']").click()
+    wait(
+        browser,
+        lambda d: d.find_element(By.CSS_SELECTOR, "#rv-moves .current").get_attribute("data-ply") == "5",
+    )
+    board = browser.find_element(By.ID, "review-board")
+    assert pieces(browser, "review-board") == pieces_of(QUEEN_TAKEN) and pieces_of(QUEEN_TAKEN)["f7"] == "wQ"
+    arrows = [a.get_attribute("data-arrow") for a in board.find_elements(By.CSS_SELECTOR, "line[data-arrow]")]
+    assert arrows == [expected["best"][0]["uci"][:4]]
+    better = browser.find_element(By.ID, "rv-better")
+    assert better.text.startswith(f"{expected['best_san']} was better:")
+    chips = better.find_elements(By.CSS_SELECTOR, ".pv-move")
+    assert [c.text for c in chips] == [step["san"] for step in expected["best"]]
+    shoot(browser, "review.png")
+    chips[0].click()  # the better line's first move played on the board
+    to = expected["best"][0]["uci"][2:4]
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, f"#review-board rect.last[data-square='{to}']"))
+    assert pieces(browser, "review-board") == pieces_of(expected["best"][0]["fen"])
+    browser.find_element(By.ID, "rv-first").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#rv-moves .current"))
+    browser.find_element(By.CSS_SELECTOR, "#rv-graph circle.j-blunder").click()  # the graph jumps too
+    wait(
+        browser,
+        lambda d: d.find_element(By.CSS_SELECTOR, "#rv-moves .current").get_attribute("data-ply") == "5",
+    )
+    text = browser.find_element(By.ID, "rv-text")
+    text.clear()
+    text.send_keys("1. e4 e5 2. Ke3")
+    browser.find_element(By.ID, "rv-start").click()
+    wait(browser, lambda d: "'1. e4 e5 2. Ke3'" in d.find_element(By.ID, "message").text)
 
 
 def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDriver, runs: Path) -> None:

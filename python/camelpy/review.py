@@ -58,6 +58,7 @@ __all__ = [
     "MoveReview",
     "annotate",
     "move_accuracy",
+    "parse_pgn",
     "plot_review",
     "read_games",
     "review",
@@ -297,9 +298,12 @@ def review_many(
     engine: Engine | None = None,
     threads: int | None = None,
     progress: bool | ProgressCallback = False,
+    backend: str = "local",
 ) -> list[GameReview]:
     """Reviews several games in one batch (every position of every game searched side by side, see
-    :func:`review`); the reviews in the games' order.
+    :func:`review`); the reviews in the games' order. *progress* counts the positions searched (see
+    :func:`camelpy.batch.analyse_many`), and ``backend="ray"`` searches them on a Ray cluster, with
+    the same results.
 
     :raises: :exc:`ValueError` for a game with an illegal move (python-chess's parse error) or of a
         variant other than chess, and as :func:`camelpy.batch.analyse_many` for a bad limit.
@@ -307,9 +311,15 @@ def review_many(
     parsed = [(game, *_positions(game)) for game in games]
     boards = [board for _, game_boards, _ in parsed for board in game_boards]
     if engine is not None:
-        results = engine.analyse_many(boards, limit, threads=threads, progress=progress)  # type: ignore[arg-type]
+        results = engine.analyse_many(
+            boards,  # type: ignore[arg-type]
+            limit,
+            threads=threads,
+            progress=progress,
+            backend=backend,
+        )
     else:
-        results = analyse_many(boards, limit, threads=threads, progress=progress)
+        results = analyse_many(boards, limit, threads=threads, progress=progress, backend=backend)
     reviews = []
     start = 0
     for game, game_boards, moves in parsed:
@@ -326,12 +336,14 @@ def review(
     engine: Engine | None = None,
     threads: int | None = None,
     progress: bool | ProgressCallback = False,
+    backend: str = "local",
 ) -> GameReview:
     """Reviews *game*'s main line: every position before a move, and the last, searched within *limit*
     (a ``chess.engine.Limit``; :data:`DEFAULT_LIMIT` by default) by :func:`camelpy.batch.analyse_many`
     on *threads* workers (default: one per CPU) with the built-in network, or by *engine*'s
-    :meth:`camelpy.Engine.analyse_many` (its network, weights and tablebases). A depth or node limit
-    gives the same review on any number of threads.
+    :meth:`camelpy.Engine.analyse_many` (its network, weights and tablebases); ``backend="ray"``
+    searches on a Ray cluster instead (:mod:`camelpy.cluster`). A depth or node limit gives the same
+    review on any number of threads, and on a cluster.
 
     A move loses the mover's win percentage before it (the best move's score) less that after it; the
     search's own move loses nothing (the two searches differ by a ply, so their scores differ by noise).
@@ -344,7 +356,9 @@ def review(
 
     :raises: as :func:`review_many`.
     """
-    return review_many([game], limit=limit, engine=engine, threads=threads, progress=progress)[0]
+    return review_many(
+        [game], limit=limit, engine=engine, threads=threads, progress=progress, backend=backend
+    )[0]
 
 
 _NAGS = {
@@ -439,6 +453,36 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
         self.game.errors.append(error)
 
 
+def parse_pgn(text: str, *, source: str | None = None) -> list[chess.pgn.Game]:
+    """Every game of the PGN *text*; *source* names the text in errors (default: ``PGN`` and the text
+    quoted).
+
+    >>> [len(list(g.mainline_moves())) for g in parse_pgn("1. e4 e5 *\\n\\n1. d4 *")]
+    [2, 1]
+    >>> parse_pgn("1. e4 e5 2. Ke3 *")
+    Traceback (most recent call last):
+    ...
+    ValueError: PGN '1. e4 e5 2. Ke3 *', game 1: illegal san: 'Ke3' in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/...
+
+    :raises: :exc:`ValueError` naming the text for one that holds no move, or a game with an illegal
+        move (its number and the move).
+    """
+    what = source if source is not None else f"PGN {quote(text)}"
+    stream = io.StringIO(text)
+    games: list[chess.pgn.Game] = []
+    while True:
+        game = chess.pgn.read_game(stream, Visitor=_Builder)
+        if game is None:
+            break
+        if game.errors:
+            reason = str(game.errors[0]).split(" while parsing ")[0]
+            raise ValueError(f"{what}, game {len(games) + 1}: {reason}")
+        games.append(game)
+    if not any(game.next() is not None for game in games):
+        raise ValueError(f"{what} holds no game with moves (is it a PGN file?)")
+    return games
+
+
 def read_games(path: str | Path) -> list[chess.pgn.Game]:
     """Every game of the PGN file at *path* (at most :data:`MAX_PGN_BYTES`).
 
@@ -451,16 +495,4 @@ def read_games(path: str | Path) -> list[chess.pgn.Game]:
         a game with an illegal move (its number and the move).
     """
     text = read_text(path, "path", "PGN file", limit=MAX_PGN_BYTES)
-    stream = io.StringIO(text)
-    games: list[chess.pgn.Game] = []
-    while True:
-        game = chess.pgn.read_game(stream, Visitor=_Builder)
-        if game is None:
-            break
-        if game.errors:
-            reason = str(game.errors[0]).split(" while parsing ")[0]
-            raise ValueError(f"PGN file {quote(str(path))}, game {len(games) + 1}: {reason}")
-        games.append(game)
-    if not any(game.next() is not None for game in games):
-        raise ValueError(f"PGN file {quote(str(path))} holds no game with moves (is it a PGN file?)")
-    return games
+    return parse_pgn(text, source=f"PGN file {quote(str(path))}")

@@ -1,4 +1,4 @@
-"""``camelpy gui``: play camelpy, analyse a position and watch matches live in a browser.
+"""``camelpy gui``: play camelpy, analyse a position, review a game and watch matches live in a browser.
 
 A local web application (Starlette on uvicorn, ``pip install 'camelpy[gui]'``) serving a hand-written
 page from this package: no framework, no network access needed. The server holds each tab's game and
@@ -10,6 +10,8 @@ output over one WebSocket per tab.
 - :mod:`camelpy.gui.lines`: the analysis board's line (a FEN or PGN loaded, moves played on it);
 - :mod:`camelpy.gui.boards`: boards and scores as the page shows them;
 - :mod:`camelpy.gui.watch`: a running match's or tournament's ``events.jsonl``, followed as it grows;
+- :mod:`camelpy.gui.review`: a pasted game reviewed (:func:`camelpy.review`) and drawn in the Review
+  view: the evaluation graph, each move's class, the better line on the board;
 - :mod:`camelpy.gui.messages`: the WebSocket protocol, one definition per message kind each way;
 - :mod:`camelpy.gui.session`: a tab's session (its game, analysis board and watched folder) and the
   handling of each op;

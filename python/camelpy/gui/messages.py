@@ -47,6 +47,10 @@ __all__ = [
     "ReplayMessage",
     "ReplayOp",
     "ResignOp",
+    "ReviewMessage",
+    "ReviewOp",
+    "ReviewProgressMessage",
+    "ReviewStopOp",
     "ScoreView",
     "ServerMessage",
     "StopOp",
@@ -208,6 +212,21 @@ class ReplayOp(TypedDict):
     id: str
 
 
+class ReviewOp(TypedDict):
+    """``review``: review the first game of the PGN *text* at *nodes* a position
+    (:mod:`camelpy.gui.review`); a review already running for the tab stops."""
+
+    op: Literal["review"]
+    text: str
+    nodes: int
+
+
+class ReviewStopOp(TypedDict):
+    """``review_stop``: stop the tab's review."""
+
+    op: Literal["review_stop"]
+
+
 Op = Union[
     NewGameOp,
     MoveOp,
@@ -222,6 +241,8 @@ Op = Union[
     WatchOp,
     UnwatchOp,
     ReplayOp,
+    ReviewOp,
+    ReviewStopOp,
 ]
 """Any op."""
 
@@ -299,6 +320,23 @@ class ReplayMessage(TypedDict):
     game: dict[str, Any]
 
 
+class ReviewProgressMessage(TypedDict):
+    """``review_progress``: whether the tab's review runs, and its positions searched of all."""
+
+    type: Literal["review_progress"]
+    running: bool
+    done: int
+    total: int
+
+
+class ReviewMessage(TypedDict):
+    """``review``: the tab's last review (:func:`camelpy.gui.review.review_view`; ``None`` before the
+    first)."""
+
+    type: Literal["review"]
+    review: Optional[dict[str, Any]]
+
+
 class NoticeMessage(TypedDict):
     """``notice``: news for the person that is not an error (a draw declined)."""
 
@@ -308,7 +346,7 @@ class NoticeMessage(TypedDict):
 
 class ErrorMessage(TypedDict):
     """``error``: what went wrong, for the *op* that asked (``engine`` or ``analyse`` for a search,
-    ``None`` for a message that was not an op)."""
+    ``review`` for a review that failed, ``None`` for a message that was not an op)."""
 
     type: Literal["error"]
     op: Optional[str]
@@ -324,6 +362,8 @@ ServerMessage = Union[
     WatchSnapshotMessage,
     WatchEventsMessage,
     ReplayMessage,
+    ReviewProgressMessage,
+    ReviewMessage,
     NoticeMessage,
     ErrorMessage,
 ]

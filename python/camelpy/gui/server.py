@@ -19,6 +19,7 @@ Ops (page → server), each ``{"op": name, …}`` (:data:`camelpy.gui.messages.O
   ``analyse`` (``multipv``), ``stop``;
 - ``watch`` (``folder``: one the server was started with, ``--watch``, or below a ``--watch-root``),
   ``unwatch``, ``replay`` (``id``: a finished game of the folder watched).
+- ``review`` (``text``: a PGN, its first game reviewed; ``nodes`` a position), ``review_stop``.
 
 Messages (server → page), each ``{"type": name, …}`` (:data:`camelpy.gui.messages.MESSAGES`):
 ``hello`` (levels, games, version, and ``watchable``: the folders the page may watch,
@@ -26,8 +27,9 @@ Messages (server → page), each ``{"type": name, …}`` (:data:`camelpy.gui.mes
 engine is thinking), ``engine_info`` (the engine's search while it thinks: depth, score from White's
 side, PV in SAN, nodes), ``line`` (the analysis board, its moves and the evaluation's terms),
 ``analysis`` (the MultiPV lines), ``watch_snapshot``, ``watch_events`` (with ``skipped``: the lines of
-the folder's files passed over so far), ``replay``, ``notice`` and ``error`` (``op``, ``message``: bad
-input or a cap reached, shown on the page).
+the folder's files passed over so far), ``replay``, ``review_progress`` (whether the tab's review runs,
+its positions searched of all), ``review`` (the tab's last review, :mod:`camelpy.gui.review`),
+``notice`` and ``error`` (``op``, ``message``: bad input or a cap reached, shown on the page).
 
 Safe by default (``docs/security.md``), as Jupyter's server is: it listens on 127.0.0.1, and only
 folders named at start are watched (``--watch``, ``--watch-root``); the token, the ``Host`` and

@@ -9,8 +9,11 @@ nothing. A game's engine keeps thinking for :data:`ORPHAN_SEARCH_S` while no pag
 starts again when one comes back); an analysis stops when the last page of its session goes. Searches
 run in threads of their own (one engine per session, task and game), so the event loop never waits on
 one; a finished search's result is taken only if nothing changed the game meanwhile. A pasted PGN is
-parsed in a thread, off the event loop. The caps on what one client can make the server do that belong
-here: :data:`MAX_SESSIONS`, :data:`MAX_SEARCHES`, :data:`MAX_PARSES`, :data:`ORPHAN_SEARCH_S`.
+parsed in a thread, off the event loop. A tab reviews one game at a time (:mod:`camelpy.gui.review`), in
+a thread of its own, reporting its progress; it goes on without a page (its work is capped), and its
+result waits for the tab's next page. The caps on what one client can make the server do that belong
+here: :data:`MAX_SESSIONS`, :data:`MAX_SEARCHES`, :data:`MAX_REVIEWS`, :data:`MAX_PARSES`,
+:data:`ORPHAN_SEARCH_S`.
 
 >>> slots = SearchSlots(1)
 >>> slots.take()
@@ -53,6 +56,9 @@ from camelpy.gui.messages import (
     PlayOp,
     ReplayOp,
     ResignOp,
+    ReviewOp,
+    ReviewProgressMessage,
+    ReviewStopOp,
     ServerMessage,
     StopOp,
     UndoOp,
@@ -61,6 +67,7 @@ from camelpy.gui.messages import (
     WatchOp,
 )
 from camelpy.gui.play import LEVELS, Clock, Game, GameSettings, Strength
+from camelpy.gui.review import MAX_REVIEW_NODES, read_review_game, review_game
 from camelpy.gui.variants import VARIANTS, Played, Variant
 from camelpy.gui.watch import MatchWatch, replay
 
@@ -68,6 +75,7 @@ __all__ = [
     "GUI_HASH_MB",
     "HANDLERS",
     "MAX_PARSES",
+    "MAX_REVIEWS",
     "MAX_SEARCHES",
     "MAX_SESSIONS",
     "ORPHAN_SEARCH_S",
@@ -93,6 +101,10 @@ took the server from 60 MB to 2 GB)."""
 MAX_SEARCHES = 4
 """Searches running at once over the whole server (games' and analyses'), each a thread taking a core:
 a search beyond it is refused with an ``error`` (a game's engine moves once one ends)."""
+
+MAX_REVIEWS = 2
+"""Game reviews running at once over the whole server (one per tab), each on
+:data:`~camelpy.gui.review.REVIEW_THREADS` cores: a review beyond it is refused with an ``error``."""
 
 MAX_PARSES = 2
 """Pasted texts (``load``) parsed at once, each in a thread off the event loop: more would take every
@@ -123,10 +135,11 @@ class Busy(ValueError):
 class SearchSlots:
     """The searches running at once over the whole server, at most *limit*: a slot is taken on the
     event loop as a search starts and given back by the search's own thread as it ends (so a search
-    whose thread has ended never holds one)."""
+    whose thread has ended never holds one). *what* names them in the refusal."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, what: str = "searches") -> None:
         self.limit = limit
+        self.what = what
         self.running = 0
         self._lock = threading.Lock()
 
@@ -138,7 +151,7 @@ class SearchSlots:
         with self._lock:
             if self.running >= self.limit:
                 raise Busy(
-                    f"the server is running {self.running} searches, the most it runs at once; "
+                    f"the server is running {self.running} {self.what}, the most it runs at once; "
                     "try again when one ends"
                 )
             self.running += 1
@@ -272,6 +285,16 @@ class Session:
         self.analysing = False
         self.analysis: dict[int, InfoView] = {}
         self.watching: str | None = None
+        self.reviewer = Searcher(_no_engine, slots=hub.review_slots)
+        """The tab's game review (one at a time; no engine of its own: the batch makes its searchers)."""
+        self.review: dict[str, Any] | None = None
+        """The last review's view (:func:`camelpy.gui.review.review_view`)."""
+        self.review_progress: ReviewProgressMessage = {
+            "type": "review_progress",
+            "running": False,
+            "done": 0,
+            "total": 0,
+        }
         self._flag_timer: asyncio.TimerHandle | None = None
         self._orphan_timer: asyncio.TimerHandle | None = None
 
@@ -324,6 +347,8 @@ class Session:
         page.send(self.game_message())
         page.send(self.line_message())
         page.send(self.analysis_message())
+        page.send({"type": "review", "review": self.review})
+        page.send(self.review_progress)
         if self.watching is not None:
             self.hub.subscribe(self, self.watching, page)
         if self.game is not None and self.game.engine_to_move() and not self.thinking:
@@ -368,6 +393,7 @@ class Session:
         await self._halt_analysis()
         for searcher in self.players.values():
             await searcher.halt()
+        await self.reviewer.halt()
         for timer in (self._flag_timer, self._orphan_timer):
             if timer is not None:
                 timer.cancel()
@@ -484,6 +510,22 @@ class Session:
         self.analysing = False
         await self._halt_analysis()
         self.broadcast(self.analysis_message())
+
+    async def op_review(self, page: Page, msg: ReviewOp) -> None:
+        text = msg.get("text")
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a string, got {shown(text)}")
+        nodes = msg.get("nodes")
+        int_arg(nodes, "nodes", 1, MAX_REVIEW_NODES)
+        if len(text) > MAX_TEXT:
+            raise ValueError(f"the text is longer than {MAX_TEXT} characters ({len(text)})")
+        async with self.hub.parses:  # off the event loop, a few at a time
+            game = await asyncio.to_thread(read_review_game, text)
+        await self._review(game, nodes)
+
+    async def op_review_stop(self, page: Page, msg: ReviewStopOp) -> None:
+        await self.reviewer.halt()
+        self._review_progress(False, self.review_progress["done"], self.review_progress["total"])
 
     async def op_watch(self, page: Page, msg: WatchOp) -> None:
         folder = msg.get("folder")
@@ -604,6 +646,46 @@ class Session:
         else:
             self._arm_flag()
 
+    # -- the game review
+
+    def _review_progress(self, running: bool, done: int, total: int) -> None:
+        self.review_progress = {"type": "review_progress", "running": running, "done": done, "total": total}
+        self.broadcast(self.review_progress)
+
+    async def _review(self, game: Any, nodes: int) -> None:
+        """Reviews *game* at *nodes* a position in a thread (stopping the tab's review running)."""
+        total = sum(1 for _ in game.mainline_moves()) + 1
+        loop = asyncio.get_running_loop()
+
+        def work(engine: None, generation: int, cancel: threading.Event) -> dict[str, Any]:
+            def progress(done: int, total: int) -> None:
+                if cancel.is_set():
+                    raise _ReviewStopped  # stops the batch (camelpy.batch.analyse_many)
+                loop.call_soon_threadsafe(self._on_review_progress, generation, done, total)
+
+            return review_game(game, nodes=nodes, progress=progress)
+
+        def done(view: dict[str, Any] | None, error: BaseException | None) -> None:
+            if error is not None or view is None:
+                self._review_progress(False, self.review_progress["done"], total)
+                if error is not None and not isinstance(error, _ReviewStopped):
+                    self._error("review", error)
+                return
+            self.review = view
+            self._review_progress(False, total, total)
+            self.broadcast({"type": "review", "review": view})
+
+        try:
+            await self.reviewer.start(work, done)
+        except Busy:
+            self._review_progress(False, 0, total)
+            raise
+        self._review_progress(True, 0, total)
+
+    def _on_review_progress(self, generation: int, done: int, total: int) -> None:
+        if generation == self.reviewer.generation and self.review_progress["running"]:
+            self._review_progress(True, done, total)
+
     # -- the analysis engine
 
     async def _line_changed(self) -> None:
@@ -673,9 +755,20 @@ HANDLERS: dict[str, Callable[[Session, Page, Any], Awaitable[None]]] = {
     "watch": Session.op_watch,
     "unwatch": Session.op_unwatch,
     "replay": Session.op_replay,
+    "review": Session.op_review,
+    "review_stop": Session.op_review_stop,
 }
 """Each op's handler, by name: the names are :data:`camelpy.gui.messages.OPS`'s, and each handler takes
 that op's definition."""
+
+
+class _ReviewStopped(Exception):
+    """Raised by a review's progress report when it should stop: the batch ends with it."""
+
+
+def _no_engine() -> None:
+    """A review's engine: none (:func:`camelpy.review` searches with a batch of its own)."""
+    return None
 
 
 def error_text(err: BaseException) -> str:
@@ -740,6 +833,7 @@ class Hub:
         self.sockets = 0
         self.session_sockets: collections.Counter[str] = collections.Counter()
         self.search_slots = SearchSlots(MAX_SEARCHES)
+        self.review_slots = SearchSlots(MAX_REVIEWS, "reviews")
         self.waiting: set[Session] = set()
         self.parses = asyncio.Semaphore(MAX_PARSES)
         self._tracers: dict[str, Any] = {}

@@ -58,7 +58,7 @@ function showMessage(text, kind = "error") {
 }
 
 // One handler per message kind the server sends (camelpy/gui/messages.py defines each; its test reads
-// the fields each handler takes from `m` here).
+// the fields each handler takes from `m` here). The Review view's (showReview…) are in review.js.
 const handlers = {
   hello: (m) => {
     setLevels(m.levels);
@@ -78,6 +78,8 @@ const handlers = {
     setSkipped(m.skipped);
   },
   replay: (m) => showReplay(m.game),
+  review: (m) => showReview(m.review),
+  review_progress: (m) => showReviewProgress(m.running, m.done, m.total),
   notice: (m) => showMessage(m.message, "notice"),
   error: (m) => showMessage(m.message, "error"),
 };
@@ -90,7 +92,7 @@ function receive(message) {
 // ---- views ----------------------------------------------------------------------------------------
 
 function showView(name) {
-  for (const view of ["play", "analyse", "watch"]) {
+  for (const view of ["play", "analyse", "watch", "review"]) {
     $("view-" + view).classList.toggle("hidden", view !== name);
     $("tab-" + view).classList.toggle("active", view === name);
   }
@@ -647,8 +649,9 @@ $("rp-last").addEventListener("click", () => { if (replayGame) { replayPly = rep
 
 // ---- start ----------------------------------------------------------------------------------------
 
-const viewOfHash = () => (["#analyse", "#watch"].includes(location.hash) ? location.hash.slice(1) : "play");
+const viewOfHash = () => (["#analyse", "#watch", "#review"].includes(location.hash) ? location.hash.slice(1) : "play");
 window.addEventListener("hashchange", () => showView(viewOfHash()));
 showView(viewOfHash());
 showGame(null, false);
-connect();
+// Connected once every view's script has run (review.js after this one): their handlers are defined.
+document.addEventListener("DOMContentLoaded", connect);
