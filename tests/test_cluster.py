@@ -192,6 +192,23 @@ def test_analyse_many_on_ray_gives_the_local_results_in_order(address: str) -> N
     assert [(r.score, r.best_move) for r in here] == [(r.score, r.best_move) for r in there]  # type: ignore[union-attr]
 
 
+def test_review_on_ray_gives_the_local_review(address: str, tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(
+        '[White "a"]\n[Black "b"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 0-1\n\n'
+        '[White "b"]\n[Black "a"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qe2 *\n',
+        encoding="utf-8",
+    )
+    runs = {}
+    for where, extra in (("local", ()), ("ray", ("--ray", address))):
+        done = camelpy_cli(
+            "review", str(pgn), "--out", str(tmp_path / where), "--nodes", "3000", "--quiet", *extra
+        )
+        assert done.returncode == 0, done.stderr
+        runs[where] = (done.stdout, (tmp_path / where / "games.reviewed.pgn").read_text(encoding="utf-8"))
+    assert runs["ray"] == runs["local"] and "Qxf7+" in runs["ray"][0]
+
+
 def test_datagen_on_ray_writes_the_local_file_and_resumes(address: str, tmp_path: Path) -> None:
     local, sharded, resumed = tmp_path / "local.bin", tmp_path / "ray.bin", tmp_path / "resumed.bin"
     settings = {"nodes": 400, "seed": 5, "random_plies": 6}

@@ -3,9 +3,15 @@ read back by python-chess, the plot, the command line end to end, and bad input 
 
 from __future__ import annotations
 
+import fcntl
 import io
+import os
+import pty
+import select
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import camelpy
@@ -165,6 +171,79 @@ def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert (out_dir / "games.1.png").stat().st_size > 0 and (out_dir / "games.2.png").stat().st_size > 0
 
 
+def test_cli_reviews_a_folder_and_files_in_one_batch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "round1.pgn").write_text(
+        f'[White "Alice"]\n[Black "Bob"]\n[Result "0-1"]\n\n{HUNG_QUEEN}\n', encoding="utf-8"
+    )
+    (club / "round2.PGN").write_text(f'[White "Bob"]\n[Black "Carol"]\n\n{MISSED_MATE}\n', encoding="utf-8")
+    (club / "notes.txt").write_text("not a game\n", encoding="utf-8")
+    extra = tmp_path / "friendly.pgn"
+    extra.write_text(f'[White "Carol"]\n[Black "Alice"]\n\n{CLEAN}\n', encoding="utf-8")
+    out_dir = tmp_path / "out"
+    status, out, err = _cli(capsys, str(club), str(extra), "--out", str(out_dir), "--depth", "8", "--quiet")
+    assert status == 0, err
+    rows = out.splitlines()
+    assert [r.split()[:3] for r in rows if r.split()[:1] in (["1"], ["2"], ["3"])] == [
+        ["1", "Alice", "Bob"],
+        ["2", "Bob", "Carol"],
+        ["3", "Carol", "Alice"],
+    ]
+    players = {r.split()[0]: r.split()[1:] for r in rows[rows.index("") + 2 :]}
+    assert players["Alice"][:2] == ["2", "10"] and players["Bob"][:2] == ["2", "7"]  # games, moves
+    assert players["Alice"][-1] == "1" and players["Bob"][-1] == "1"  # each one blunder
+    assert "reviewed 3 game(s), 30 positions" in err
+    for stem in ("round1", "round2", "friendly"):
+        assert (out_dir / f"{stem}.reviewed.pgn").is_file() and (out_dir / f"{stem}.1.png").is_file()
+    # Two files whose outputs would have one name, and a folder without PGN files, are refused.
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "round1.pgn").write_text(HUNG_QUEEN, encoding="utf-8")
+    status, _, err = _cli(capsys, str(club), str(tmp_path / "b"), "--out", str(out_dir))
+    assert status == 2 and "would write the same round1.reviewed.pgn" in err
+    status, _, err = _cli(capsys, str(out_dir / "nothing"), "--out", str(out_dir))
+    assert status == 2 and "cannot read PGN file" in err
+
+
+def test_cli_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
+    pgn = tmp_path / "one.pgn"
+    pgn.write_text(f"{HUNG_QUEEN}\n", encoding="utf-8")
+    command = [sys.executable, "-m", "camelpy", "review", str(pgn), "--out", str(tmp_path), "--nodes", "3000"]
+    main, other = pty.openpty()  # standard error a terminal: the live line is drawn
+    fcntl.ioctl(other, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns, as a terminal
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=other, timeout=120)
+        os.close(other)
+        shown = b""
+        while select.select([main], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end is closed: all is read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(main)
+    assert done.returncode == 0
+    assert b"7/7" in shown and b"positions" in shown, shown
+    quiet = subprocess.run([*command, "--quiet"], capture_output=True, timeout=120)
+    assert b"7/7" not in quiet.stderr and b"reviewed 1 game(s), 7 positions" in quiet.stderr
+
+
+def test_progress_counts_the_positions() -> None:
+    seen: list[tuple[int, int]] = []
+    review_many(
+        [_game(HUNG_QUEEN), _game(MISSED_MATE)],
+        limit=LIMIT,
+        threads=2,
+        progress=lambda d, n: seen.append((d, n)),
+    )
+    assert seen[-1] == (15, 15) and seen == sorted(seen)
+
+
 def test_cli_console_script(tmp_path: Path) -> None:
     pgn = tmp_path / "one.pgn"
     pgn.write_text(f"{HUNG_QUEEN}\n", encoding="utf-8")
@@ -186,7 +265,7 @@ def test_cli_console_script(tmp_path: Path) -> None:
         ("hello, this is not chess\n", "PGN file {path} holds no game with moves (is it a PGN file?)"),
         (b"\x89PNG\r\n\x1a\n\xff\xfe", "cannot read PGN file {path}: not UTF-8 text"),
         ("1. e4 e5\n\n1. e4 e5 2. Ke5 *\n", "PGN file {path}, game 2: illegal san: 'Ke5' in "),
-        ("DIR", "cannot read PGN file {path}: it is not a regular file (a directory)"),
+        ("DIR", "folder {path} holds no .pgn file"),
     ],
     ids=["missing", "empty", "not-pgn", "binary", "illegal-move", "directory"],
 )

@@ -170,9 +170,11 @@ def _named(path: Path) -> bool:
 
 class Progress:
     """A one-line live display on a terminal (tqdm when installed, else a plain ``\\r`` line); silent
-    when *quiet* or when stderr is not a terminal."""
+    when *quiet* or when stderr is not a terminal. *unit* names what is counted."""
 
-    def __init__(self, total: int, done: int = 0, *, quiet: bool = False, label: str = "games") -> None:
+    def __init__(
+        self, total: int, done: int = 0, *, quiet: bool = False, label: str = "games", unit: str = "games"
+    ) -> None:
         self.enabled = not quiet and sys.stderr.isatty()
         self.total, self.done = total, done
         self.bar: Any = None
@@ -183,7 +185,7 @@ class Progress:
                 tqdm = None
             if tqdm is not None:
                 self.bar = tqdm(
-                    total=total, initial=done, unit=" games", desc=label, leave=False, file=sys.stderr
+                    total=total, initial=done, unit=f" {unit}", desc=label, leave=False, file=sys.stderr
                 )
 
     def update(self, done: int, text: str) -> None:
