@@ -40,7 +40,7 @@ function drawReviewSummary() {
   const table = $("rv-summary");
   table.innerHTML = "";
   const head = document.createElement("tr");
-  for (const title of ["", "accuracy", "?!", "?", "??"]) {
+  for (const title of ["", "", "accuracy", "?!", "?", "??"]) {
     const th = document.createElement("th");
     th.textContent = title;
     head.appendChild(th);
@@ -50,7 +50,7 @@ function drawReviewSummary() {
     const row = document.createElement("tr");
     const mine = reviewed.moves.filter((m, i) => reviewed.positions[i].turn === side);
     const accuracy = reviewed.accuracy[side];
-    const cells = [name, accuracy === null ? "–" : accuracy.toFixed(1)];
+    const cells = [side === "white" ? "White" : "Black", name, accuracy === null ? "–" : accuracy.toFixed(1)];
     for (const judgement of ["inaccuracy", "mistake", "blunder"]) cells.push(mine.filter((m) => m.judgement === judgement).length);
     for (const value of cells) {
       const td = document.createElement("td");
@@ -151,9 +151,10 @@ function drawReviewGraph() {
   const wins = [view.start_win, ...view.moves.map((m) => m.win)];
   const points = wins.map((win, ply) => `${x(ply).toFixed(2)},${y(win).toFixed(2)}`);
   const add = (tag, attrs) => svg.appendChild(svgElement(tag, attrs));
-  add("rect", { x: 0, y: 0, width: W, height: H, class: "rv-black" });
-  add("polygon", { points: [`${x(0)},${H}`, ...points, `${x(wins.length - 1)},${H}`].join(" "), class: "rv-white" });
-  add("line", { x1: 0, x2: W, y1: y(50), y2: y(50), class: "rv-mid" });
+  const [left, right] = [x(0), x(wins.length - 1)];
+  add("rect", { x: left, y: 0, width: right - left, height: H, class: "rv-black" });
+  add("polygon", { points: [`${left},${H}`, ...points, `${right},${H}`].join(" "), class: "rv-white" });
+  add("line", { x1: left, x2: right, y1: y(50), y2: y(50), class: "rv-mid" });
   add("polyline", { points: points.join(" "), class: "rv-curve" });
   add("line", { x1: x(reviewPly), x2: x(reviewPly), y1: 0, y2: H, class: "rv-now" });
   view.moves.forEach((m, i) => {
