@@ -198,6 +198,11 @@ def test_cli_reviews_a_folder_and_files_in_one_batch(
     assert "reviewed 3 game(s), 30 positions" in err
     for stem in ("round1", "round2", "friendly"):
         assert (out_dir / f"{stem}.reviewed.pgn").is_file() and (out_dir / f"{stem}.1.png").is_file()
+    svg, bare = tmp_path / "svg", tmp_path / "bare"
+    status, _, err = _cli(capsys, str(extra), "--out", str(svg), "--depth", "4", "--plot", "svg", "--quiet")
+    assert status == 0 and (svg / "friendly.1.svg").read_text(encoding="utf-8").count("<svg") == 1, err
+    status, _, err = _cli(capsys, str(extra), "--out", str(bare), "--depth", "4", "--plot", "none", "--quiet")
+    assert status == 0 and sorted(p.name for p in bare.iterdir()) == ["friendly.reviewed.pgn"], err
     # Two files whose outputs would have one name, and a folder without PGN files, are refused.
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "round1.pgn").write_text(HUNG_QUEEN, encoding="utf-8")

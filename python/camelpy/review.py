@@ -405,8 +405,9 @@ def annotate(game: chess.pgn.Game, reviewed: GameReview) -> chess.pgn.Game:
 
 
 def plot_review(reviewed: GameReview, path: str | Path) -> None:
-    """Writes a PNG of White's win percentage after each move, inaccuracies, mistakes and blunders
-    marked (matplotlib, the tune extra, drawn headless).
+    """Writes a plot of White's win percentage after each move, inaccuracies, mistakes and blunders
+    marked (matplotlib, the tune extra, drawn headless): a PNG, or an SVG for a *path* ending in
+    ``.svg`` (matplotlib's formats by the file's suffix).
 
     :raises: :exc:`ImportError` naming the extra if matplotlib is missing.
     """

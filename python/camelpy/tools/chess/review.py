@@ -38,7 +38,10 @@ from camelpy.review import (
     review_many,
 )
 
-__all__ = ["add_arguments", "main"]
+__all__ = ["PLOT_FORMATS", "add_arguments", "main"]
+
+PLOT_FORMATS = ("png", "svg", "none")
+"""``--plot``'s choices: the plot's file format, or no plot."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="PGN files, or folders whose .pgn files are read: every game in them is reviewed",
     )
     parser.add_argument("--out", default=".", help="folder for the annotated PGN and the plots (default: .)")
+    parser.add_argument(
+        "--plot",
+        choices=PLOT_FORMATS,
+        default=PLOT_FORMATS[0],
+        help="each game's evaluation plot as a PNG (the default) or an SVG, or none (a large batch's "
+        "plots take a while)",
+    )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--depth", type=int, help="search each position to this depth")
     group.add_argument("--nodes", type=int, help=f"nodes per position (default {DEFAULT_LIMIT.nodes})")
@@ -180,9 +190,12 @@ def main(args: argparse.Namespace) -> int:
             with open(annotated, "w", encoding="utf-8") as f:
                 for game, reviewed in zip(file_games, mine):
                     print(annotate(game, reviewed), file=f, end="\n\n")
+            if args.plot == "none":
+                written.append(str(annotated))
+                continue
             for n, reviewed in enumerate(mine, 1):
-                plot_review(reviewed, out / f"{path.stem}.{n}.png")
-            plots = f"{path.stem}.1.png" if len(mine) == 1 else f"{path.stem}.N.png"
+                plot_review(reviewed, out / f"{path.stem}.{n}.{args.plot}")
+            plots = f"{path.stem}.{1 if len(mine) == 1 else 'N'}.{args.plot}"
             written.append(f"{annotated} and {len(mine)} plot(s) {plots}")
     except OSError as err:
         raise ValueError(f"cannot write to {quote(str(out))}: {err.strerror or err}") from None
