@@ -134,8 +134,11 @@ def square_of(text: str) -> tuple[int, int]:
     return (FILES.index(text[0]), int(text[1]))
 
 
-def play(squares: Squares, side: str, move: str, rules: int) -> tuple[Squares, int, str | None]:
-    """The pieces after *move* and the shot; the pawns zapped and the side whose king was hit."""
+def play(
+    squares: Squares, side: str, move: str, rules: int, shots: list[Laser] | None = None
+) -> tuple[Squares, int, str | None]:
+    """The pieces after *move* and the shot; the pawns zapped and the side whose king was hit. Each
+    beam fired goes to *shots*."""
     after = dict(squares)
     a = square_of(move)
 
@@ -160,7 +163,9 @@ def play(squares: Squares, side: str, move: str, rules: int) -> tuple[Squares, i
         exchange(b, square_of(move[4:]))
     zapped = 0
     while True:
-        _, end, at = beam(after, side)
+        path, end, at = beam(after, side)
+        if shots is not None:
+            shots.append(Laser(tuple(map(name, path)), end, None if at is None else name(at)))
         if end == "edge":
             return after, zapped, None
         assert at is not None
@@ -284,7 +289,9 @@ def test_random_games_match_the_reference(rules: int) -> None:
             legal = sorted(m for m in generated if not_ko(squares, side, m, rules, earlier))
             assert sorted(str(m) for m in board.legal_moves) == legal
             move = rng.choice(legal)
-            after, _, _ = play(squares, side, move, rules)
+            shots: list[Laser] = []
+            after, _, _ = play(squares, side, move, rules, shots)
+            assert board.shots(move) == tuple(shots)  # the beams the page draws
             board.push(move)
             assert parse(board.fen())[0] == after
             history.append(after)
@@ -456,3 +463,17 @@ def test_the_protocol_plays_and_never_exits_on_bad_input() -> None:
     ):
         assert any(expected in s for s in strings), expected
     assert any(line.startswith("info depth 3 score ") for line in lines)
+
+
+def test_a_turns_shots_change_nothing_and_refuse_what_a_push_refuses() -> None:
+    board = Board("ss7/8/8/8/SE1NE5/8/8/NN7 W")
+    first, second = board.shots("a0a0")  # 2016: the king fires again after its zap
+    assert (first.end, first.square, second.end) == ("zap", "c3", "edge")
+    assert len(Board("ss7/8/8/8/SE1NE5/8/8/NN7 W", rules=2018).shots(Move("a0a0"))) == 1
+    assert board.fen() == "ss7/8/8/8/SE1NE5/8/8/NN7 W" and board.move_stack == []
+    with pytest.raises(IllegalMoveError, match="Ko"):
+        Board().shots("h0h0")
+    with pytest.raises(InvalidMoveError, match="'h0h9'"):
+        Board().shots("h0h9")
+    with pytest.raises(TypeError):
+        Board().shots(7)  # type: ignore[arg-type]

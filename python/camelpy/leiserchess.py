@@ -252,6 +252,24 @@ class Board(games.Board[Move]):
         squares, end, square = self._native.laser(bool(color))
         return Laser(tuple(squares), end, square)
 
+    def shots(self, move: MoveLike) -> tuple[Laser, ...]:
+        """The beams the mover's king fires when *move* is played here, in order (the pieces move
+        first): under the 2016 rules one more after each zap, under 2018 one. The board is not changed.
+
+        >>> board = Board("ss7/8/8/8/SE1NE5/8/8/NN7 W")
+        >>> [(shot.end, shot.square) for shot in board.shots("a0a0")]  # c3's back is struck, then the edge
+        [('zap', 'c3'), ('edge', None)]
+        >>> Board("8/8/8/8/8/8/8/NN6nn W").shots("a0R")[0].squares[-1]
+        'h0'
+
+        :raises: :exc:`camelpy.errors.InvalidMoveError`, :exc:`camelpy.errors.IllegalMoveError` (both
+            :exc:`ValueError`) for a move that cannot be played here, as :meth:`push`.
+        """
+        return tuple(
+            Laser(tuple(squares), end, square)
+            for squares, end, square in self._native.shots(self._move_arg(move)._to_native())
+        )
+
     def __str__(self) -> str:
         return self._native.text()
 

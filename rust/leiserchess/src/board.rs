@@ -397,8 +397,36 @@ impl Board {
     /// Plays `mv` (one of [`Board::generate`]'s moves) and the mover's laser shot; the board after the
     /// whole turn has the other side to move.
     pub fn play(&mut self, mv: Move) -> TurnReport {
+        if !self.move_pieces(mv) {
+            return TurnReport::default();
+        }
+        let report = self.fire(|_| {});
+        self.quiet_plies = if report.zapped > 0 { 0 } else { self.quiet_plies.saturating_add(1) };
+        self.loser = report.king_hit;
+        self.side = self.side.flip();
+        self.key ^= zobrist::KEYS.side;
+        report
+    }
+
+    /// The beams the mover's king fires in the turn `mv` (one of [`Board::generate`]'s moves) would
+    /// make here, in order, each as [`Board::trace`] gives it: one under the 2018 rules, under 2016
+    /// one more after each zap. A GUI draws them; the search never asks.
+    pub fn turn_shots(&self, mv: Move) -> Vec<(Vec<Square>, ShotEnd)> {
+        let mut next = self.clone();
+        let mut shots = Vec::new();
+        if next.move_pieces(mv) {
+            let side = next.side;
+            next.fire(|board| shots.push(board.trace(side)));
+        }
+        shots
+    }
+
+    /// The pieces' part of the turn `mv`: shifts, exchanges and rotations, the laser not yet fired;
+    /// `false` (nothing changed) when `mv`'s square is empty.
+    #[inline]
+    fn move_pieces(&mut self, mv: Move) -> bool {
         let from = mv.from();
-        let Some(piece) = self.cells[from.index()] else { return TurnReport::default() };
+        let Some(piece) = self.cells[from.index()] else { return false };
         match mv.action() {
             Action::Shift { to } => self.exchange(from, to),
             Action::Rotate { quarters } => self.set(from, Some(piece.rotated(quarters))),
@@ -412,12 +440,7 @@ impl Board {
                 self.set(with, Some(piece.rotated(quarters)));
             }
         }
-        let report = self.fire();
-        self.quiet_plies = if report.zapped > 0 { 0 } else { self.quiet_plies.saturating_add(1) };
-        self.loser = report.king_hit;
-        self.side = self.side.flip();
-        self.key ^= zobrist::KEYS.side;
-        report
+        true
     }
 
     /// The board after `mv` and its shot.
@@ -436,10 +459,13 @@ impl Board {
         self.set(b, pa);
     }
 
-    /// The mover's king fires: under 2016 again after every zap, under 2018 once.
-    fn fire(&mut self) -> TurnReport {
+    /// The mover's king fires: under 2016 again after every zap, under 2018 once; `before_shot` sees
+    /// the board before each shot.
+    #[inline]
+    fn fire(&mut self, mut before_shot: impl FnMut(&Board)) -> TurnReport {
         let mut report = TurnReport::default();
         loop {
+            before_shot(self);
             match self.shoot(self.side).end {
                 ShotEnd::Edge => return report,
                 ShotEnd::King(sq) => {
@@ -545,6 +571,30 @@ mod tests {
         let board = Board::from_fen("ss7/8/8/8/8/8/8/SW5WW1 W", Rules::R2016).unwrap();
         // Tangerine's king g0 fires west onto a SW pawn on a0: westward onto SW is a zap.
         assert_eq!(board.shoot(Color::Tangerine).end, ShotEnd::Zap(Square::parse("a0").unwrap()));
+    }
+
+    #[test]
+    fn a_turns_shots_are_the_beams_it_fires() {
+        let square = |name: &str| Square::parse(name).unwrap();
+        let names = |squares: &[Square]| squares.iter().map(ToString::to_string).collect::<Vec<_>>();
+        // 2016: the beam turns east at a3 and zaps c3's back; the king fires again, on to the edge.
+        let board = Board::from_fen("ss7/8/8/8/SE1NE5/8/8/NN7 W", Rules::R2016).unwrap();
+        let shots = board.turn_shots("a0a0".parse().unwrap());
+        assert_eq!(shots.len(), 2);
+        assert_eq!(names(&shots[0].0), ["a1", "a2", "a3", "b3", "c3"]);
+        assert_eq!(shots[0].1, ShotEnd::Zap(square("c3")));
+        assert_eq!(names(&shots[1].0), ["a1", "a2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3"]);
+        assert_eq!(shots[1].1, ShotEnd::Edge);
+        // 2018: one shot, stopped by its zap.
+        let board = Board::from_fen("ss7/8/8/8/SE1NE5/8/8/NN7 W", Rules::R2018).unwrap();
+        assert_eq!(board.turn_shots("a0a0".parse().unwrap()).len(), 1);
+        // The pieces move before the king fires: turned east, it hits h0's king.
+        let board = Board::from_fen("8/8/8/8/8/8/8/NN6nn W", Rules::R2016).unwrap();
+        let shots = board.turn_shots("a0R".parse().unwrap());
+        assert_eq!(names(&shots[0].0), ["b0", "c0", "d0", "e0", "f0", "g0", "h0"]);
+        assert_eq!(shots[0].1, ShotEnd::King(square("h0")));
+        // The board is not changed.
+        assert_eq!(board.fen(), "8/8/8/8/8/8/8/NN6nn W");
     }
 
     #[test]

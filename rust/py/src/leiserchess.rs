@@ -46,6 +46,16 @@ fn termination_name(t: Termination) -> &'static str {
     }
 }
 
+/// A beam as Python sees it: its squares' names, how it ended and where.
+fn shot_py(squares: &[Square], end: ShotEnd) -> (Vec<String>, &'static str, Option<String>) {
+    let (kind, at) = match end {
+        ShotEnd::Edge => ("edge", None),
+        ShotEnd::Zap(sq) => ("zap", Some(sq.to_string())),
+        ShotEnd::King(sq) => ("king", Some(sq.to_string())),
+    };
+    (squares.iter().map(ToString::to_string).collect(), kind, at)
+}
+
 /// Random opening plies a self-play game accepts (far more than any opening needs).
 const MAX_RANDOM_PLIES: u64 = 100;
 
@@ -137,12 +147,17 @@ game_classes!(Leiserchess, String, PyLeiserBoard, "LeiserBoard", PyLeiserSearche
     fn laser(&self, tangerine: bool) -> (Vec<String>, &'static str, Option<String>) {
         let color = if tangerine { Color::Tangerine } else { Color::Lavender };
         let (squares, end) = self.state.board().trace(color);
-        let (kind, at) = match end {
-            ShotEnd::Edge => ("edge", None),
-            ShotEnd::Zap(sq) => ("zap", Some(sq.to_string())),
-            ShotEnd::King(sq) => ("king", Some(sq.to_string())),
-        };
-        (squares.iter().map(ToString::to_string).collect(), kind, at)
+        shot_py(&squares, end)
+    }
+
+    /// The beams the mover's king fires when *mv* (the course's notation) is played here, in order,
+    /// each as :meth:`laser` gives one; the board is not changed.
+    fn shots(&self, mv: String) -> PyResult<Vec<(Vec<String>, &'static str, Option<String>)>> {
+        let mut probe = self.state.clone();
+        Leiserchess::push(&mut probe, mv)?; // the same errors as a push (Ko, a pinned pawn, ...)
+        let played = probe.moves().last().unwrap_or_else(|| unreachable!("a move was pushed"));
+        let shots = self.state.board().turn_shots(played);
+        Ok(shots.iter().map(|(squares, end)| shot_py(squares, *end)).collect())
     }
 
     /// The board as text (rank 7 on top).
