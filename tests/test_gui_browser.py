@@ -277,6 +277,15 @@ def test_review_a_game_finds_the_hung_queen(server: str, browser: WebDriver) -> 
     assert pieces(browser, "review-board") == pieces_of(expected["best"][0]["fen"])
     browser.find_element(By.ID, "rv-first").click()
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#rv-moves .current"))
+    critical = browser.find_elements(By.CSS_SELECTOR, "#rv-critical .pv-move")
+    assert critical[0].text.startswith("3. Qxf7+??") and critical[0].get_attribute("data-ply") == "5"
+    critical[0].click()
+    wait(
+        browser,
+        lambda d: d.find_element(By.CSS_SELECTOR, "#rv-moves .current").get_attribute("data-ply") == "5",
+    )
+    browser.find_element(By.ID, "rv-first").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#rv-moves .current"))
     browser.find_element(By.CSS_SELECTOR, "#rv-graph circle.j-blunder").click()  # the graph jumps too
     wait(
         browser,

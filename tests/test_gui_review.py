@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from camelpy.gui.lines import MAX_TEXT
-from camelpy.gui.review import MAX_REVIEW_NODES, MAX_REVIEW_PLIES, read_review_game
+from camelpy.gui.review import MAX_REVIEW_NODES, MAX_REVIEW_PLIES, read_review_game, review_game
 from camelpy.gui.session import MAX_REVIEWS
 from starlette.testclient import TestClient
 
@@ -47,6 +47,7 @@ def test_review_streams_progress_then_the_review(client: TestClient) -> None:  #
     assert [m["san"] for m in review["moves"]] == ["e4", "e5", "Qh5", "Nc6", "Qxf7+", "Kxf7"]
     blunder = review["moves"][4]
     assert blunder["judgement"] == "blunder" and blunder["loss"] >= 15 and blunder["uci"] == "h5f7"
+    assert blunder["label"] == "3. Qxf7+" and review["moves"][5]["label"] == "3... Kxf7"
     assert blunder["win"] < 20 and blunder["score"]["cp"] < -300  # White's view, after the move
     better = blunder["best"]
     assert better and better[0]["san"] == blunder["best_san"] != "Qxf7+"
@@ -113,3 +114,13 @@ def test_reviews_at_once_are_capped_and_a_review_stops(client: TestClient) -> No
     assert last.until("review")["review"]["moves"][4]["judgement"] == "blunder"
     for page in pages:
         page.close()
+
+
+def test_a_game_from_a_position_with_black_to_move() -> None:
+    text = '[SetUp "1"]\n[FEN "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 30"]\n\n30... Kh8 31. Rd8# 1-0\n'
+    view = review_game(read_review_game(text), nodes=5_000)
+    assert [m["label"] for m in view["moves"]] == ["30... Kh8", "31. Rd8#"]
+    assert view["positions"][0]["turn"] == "black" and view["positions"][2]["check"] == "h8"
+    mate = view["moves"][1]
+    assert mate["judgement"] == "best" and mate["score"] == {"cp": None, "mate": 0, "text": "#"}
+    assert mate["win"] == 100.0

@@ -130,6 +130,7 @@ def review_view(game: chess.pgn.Game, reviewed: GameReview, *, nodes: int) -> di
         moves.append(
             {
                 "ply": moved.ply,
+                "label": moved.label,
                 "san": moved.san,
                 "uci": moved.uci,
                 "judgement": moved.judgement,

@@ -25,7 +25,28 @@ function showReview(view) {
   $("rv-title").textContent = `${view.white} – ${view.black}  ${view.result}`;
   $("rv-settings").textContent = `${view.nodes.toLocaleString()} nodes a position`;
   drawReviewSummary();
+  drawReviewCritical();
   drawReview();
+}
+
+// The largest swings, largest first: each a button to its move.
+function drawReviewCritical() {
+  const box = $("rv-critical");
+  box.innerHTML = "";
+  if (!reviewed.critical.length) return;
+  const label = document.createElement("span");
+  label.className = "rv-label";
+  label.textContent = "Critical moments:";
+  box.appendChild(label);
+  for (const ply of reviewed.critical) {
+    const move = reviewed.moves[ply - 1];
+    const chip = document.createElement("span");
+    chip.className = "pv-move j-" + move.judgement;
+    chip.dataset.ply = ply;
+    chip.textContent = `${move.label}${REVIEW_SYMBOLS[move.judgement] || ""} (−${Math.round(move.loss)} %)`;
+    chip.addEventListener("click", () => reviewGoto(ply));
+    box.appendChild(chip);
+  }
 }
 
 function showReviewProgress(running, done, total) {
@@ -115,10 +136,9 @@ function drawReviewMove(move) {
   }
   const head = document.createElement("div");
   head.className = "rv-head j-" + move.judgement;
-  const number = Math.floor((move.ply - 1) / 2) + fenTurnInfo(reviewed.positions[0].fen).number;
   const white = reviewed.positions[move.ply - 1].turn === "white";
   const loss = move.loss > 0 ? `, −${move.loss.toFixed(1)} % for ${white ? "White" : "Black"}` : "";
-  head.textContent = `${number}${white ? "." : "…"} ${move.san}${REVIEW_SYMBOLS[move.judgement] || ""}  ${move.judgement}  (${move.score.text}${loss})`;
+  head.textContent = `${move.label}${REVIEW_SYMBOLS[move.judgement] || ""}  ${move.judgement}  (${move.score.text}${loss})`;
   box.appendChild(head);
   if (!move.best.length) return;
   const line = document.createElement("div");
