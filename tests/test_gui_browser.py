@@ -247,7 +247,7 @@ def pieces_of(fen: str) -> dict[str, str]:
 
 
 def test_review_a_game_finds_the_hung_queen(server: str, browser: WebDriver) -> None:
-    expected = review_game(read_review_game(HUNG_QUEEN), nodes=20_000)["moves"][4]  # deterministic
+    expected = review_game(read_review_game(HUNG_QUEEN)[0], nodes=20_000)["moves"][4]  # deterministic
     open_page(browser, server, "review")
     browser.find_element(By.ID, "rv-text").send_keys(HUNG_QUEEN)
     Select(browser.find_element(By.ID, "rv-nodes")).select_by_value("20000")

@@ -75,9 +75,12 @@ def test_review_streams_progress_then_the_review(client: TestClient) -> None:  #
         ({"text": HUNG_QUEEN}, "nodes must be"),
         ({"text": 7, "nodes": NODES}, "text must be a string"),
         ({"text": '[Variant "Atomic"]\n\n1. e4 d5 *', "nodes": NODES}, "'Atomic' is not reviewed"),
+        ({"text": HUNG_QUEEN, "nodes": NODES, "game": 2}, "game must be between 1 and 1, got 2"),
+        ({"text": HUNG_QUEEN, "nodes": NODES, "game": "2"}, "game must be"),
+        ({"text": '[White "a"]\n\n*\n\n' + HUNG_QUEEN, "nodes": NODES, "game": 1}, "has no moves"),
     ],
     ids=["illegal", "not-pgn", "empty", "too-long", "too-many-plies", "too-many-nodes", "no-nodes",
-         "nodes-missing", "not-text", "variant"],
+         "nodes-missing", "not-text", "variant", "no-such-game", "game-not-a-number", "game-without-moves"],
 )  # fmt: skip
 def test_bad_input_and_caps_get_an_error(client: TestClient, op: dict[str, Any], quoted: str) -> None:  # noqa: F811
     page = Page(client, "bad-review")
@@ -90,7 +93,8 @@ def test_bad_input_and_caps_get_an_error(client: TestClient, op: dict[str, Any],
 
 
 def test_the_longest_game_allowed_is_read() -> None:
-    game = read_review_game(_shuffle(MAX_REVIEW_PLIES // 2))
+    game, games = read_review_game(_shuffle(MAX_REVIEW_PLIES // 2))
+    assert games == 1
     assert sum(1 for _ in game.mainline_moves()) == MAX_REVIEW_PLIES
 
 
@@ -118,9 +122,23 @@ def test_reviews_at_once_are_capped_and_a_review_stops(client: TestClient) -> No
 
 def test_a_game_from_a_position_with_black_to_move() -> None:
     text = '[SetUp "1"]\n[FEN "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 30"]\n\n30... Kh8 31. Rd8# 1-0\n'
-    view = review_game(read_review_game(text), nodes=5_000)
+    view = review_game(read_review_game(text)[0], nodes=5_000)
     assert [m["label"] for m in view["moves"]] == ["30... Kh8", "31. Rd8#"]
     assert view["positions"][0]["turn"] == "black" and view["positions"][2]["check"] == "h8"
     mate = view["moves"][1]
     assert mate["judgement"] == "best" and mate["score"] == {"cp": None, "mate": 0, "text": "#"}
     assert mate["win"] == 100.0
+
+
+def test_a_game_of_many_is_chosen(client: TestClient) -> None:  # noqa: F811
+    page = Page(client, "second-game")
+    page.until("review_progress")
+    second = '[White "Carol"]\n[Black "Dan"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qe2 *\n'
+    page.send("review", text=HUNG_QUEEN + "\n" + second, nodes=NODES, game=2)
+    review = page.until("review")["review"]
+    assert (review["game"], review["games"], review["white"], review["black"]) == (2, 2, "Carol", "Dan")
+    missed = review["moves"][-1]
+    assert (
+        missed["label"] == "4. Qe2" and missed["best_san"] == "Qxf7#" and missed["best"][0]["san"] == "Qxf7#"
+    )
+    page.close()

@@ -213,12 +213,13 @@ class ReplayOp(TypedDict):
 
 
 class ReviewOp(TypedDict):
-    """``review``: review the first game of the PGN *text* at *nodes* a position
+    """``review``: review game *game* (1 for the first) of the PGN *text* at *nodes* a position
     (:mod:`camelpy.gui.review`); a review already running for the tab stops."""
 
     op: Literal["review"]
     text: str
     nodes: int
+    game: int
 
 
 class ReviewStopOp(TypedDict):

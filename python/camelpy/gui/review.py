@@ -7,7 +7,7 @@ length (:data:`MAX_REVIEW_PLIES`), the nodes searched per position (:data:`MAX_R
 threads it searches on (:data:`REVIEW_THREADS`); the sessions cap the reviews running at once
 (:data:`camelpy.gui.session.MAX_REVIEWS`, one per tab).
 
->>> game = read_review_game("1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 0-1")
+>>> game, _ = read_review_game("1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 0-1")
 >>> view = review_game(game, nodes=20_000)
 >>> [(m["san"], m["judgement"]) for m in view["moves"] if m["judgement"] == "blunder"]
 [('Qxf7+', 'blunder')]
@@ -23,7 +23,7 @@ import chess
 import chess.engine
 import chess.pgn
 
-from camelpy._args import str_arg
+from camelpy._args import int_arg, str_arg
 from camelpy.batch import ProgressCallback
 from camelpy.gui.boards import board_view, score_view
 from camelpy.gui.lines import MAX_TEXT
@@ -57,17 +57,22 @@ REVIEW_THREADS = 2
 tabs' games and analyses keep the other cores."""
 
 
-def read_review_game(text: str) -> chess.pgn.Game:
-    """The first game with moves of the PGN *text*, to be reviewed.
+def read_review_game(text: str, number: int = 1) -> tuple[chess.pgn.Game, int]:
+    """Game *number* (1 for the first) of the PGN *text*, to be reviewed, and how many games the text
+    holds.
 
+    >>> game, games = read_review_game("1. e4 e5 *\\n\\n1. d4 d5 2. c4 *", 2)
+    >>> game.board().variation_san(game.mainline_moves()), games
+    ('1. d4 d5 2. c4', 2)
     >>> read_review_game("1. e4 e5 2. Ke3 *")
     Traceback (most recent call last):
     ...
     ValueError: PGN '1. e4 e5 2. Ke3 *', game 1: illegal san: 'Ke3' in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/...
 
     :raises: :exc:`ValueError` quoting the text for one longer than
-        :data:`~camelpy.gui.lines.MAX_TEXT`, empty, not a PGN or with an illegal move, a game of a
-        variant other than chess, or one longer than :data:`MAX_REVIEW_PLIES`.
+        :data:`~camelpy.gui.lines.MAX_TEXT`, empty, not a PGN or with an illegal move, a *number*
+        that is not one of its games', a game without moves or of a variant other than chess, or one
+        longer than :data:`MAX_REVIEW_PLIES`.
     """
     str_arg(text, "text")
     if len(text) > MAX_TEXT:
@@ -75,7 +80,10 @@ def read_review_game(text: str) -> chess.pgn.Game:
     if not text.strip():
         raise ValueError("paste a PGN to review: the text is empty")
     games = parse_pgn(text)
-    game = next(game for game in games if game.next() is not None)  # parse_pgn: one has moves
+    int_arg(number, "game", 1, len(games))
+    game = games[number - 1]
+    if game.next() is None:
+        raise ValueError(f"game {number} of the PGN has no moves")
     board = game.board()
     if type(board) is not chess.Board:
         raise ValueError(f"variant {game.headers.get('Variant', '?')!r} is not reviewed (chess only)")
@@ -85,19 +93,24 @@ def read_review_game(text: str) -> chess.pgn.Game:
             f"the game has {plies} moves (plies); the page reviews at most {MAX_REVIEW_PLIES} "
             "(camelpy review GAME.pgn takes longer games)"
         )
-    return game
+    return game, len(games)
 
 
 def review_game(
-    game: chess.pgn.Game, *, nodes: int, progress: ProgressCallback | None = None
+    game: chess.pgn.Game,
+    *,
+    nodes: int,
+    progress: ProgressCallback | None = None,
+    number: int = 1,
+    games: int = 1,
 ) -> dict[str, Any]:
-    """*game* reviewed at *nodes* a position on :data:`REVIEW_THREADS` threads, as the page draws it
-    (:func:`review_view`); *progress* gets ``(positions searched, positions)`` as the batch goes, and
-    an exception it raises stops the review.
+    """*game* (game *number* of a PGN of *games*) reviewed at *nodes* a position on
+    :data:`REVIEW_THREADS` threads, as the page draws it (:func:`review_view`); *progress* gets
+    ``(positions searched, positions)`` as the batch goes, and an exception it raises stops the review.
     """
     limit = chess.engine.Limit(nodes=nodes)
     reviewed = review(game, limit=limit, threads=REVIEW_THREADS, progress=progress or False)
-    return review_view(game, reviewed, nodes=nodes)
+    return {**review_view(game, reviewed, nodes=nodes), "game": number, "games": games}
 
 
 def _score(score: chess.engine.Score) -> dict[str, Any]:

@@ -19,7 +19,8 @@ Ops (page → server), each ``{"op": name, …}`` (:data:`camelpy.gui.messages.O
   ``analyse`` (``multipv``), ``stop``;
 - ``watch`` (``folder``: one the server was started with, ``--watch``, or below a ``--watch-root``),
   ``unwatch``, ``replay`` (``id``: a finished game of the folder watched).
-- ``review`` (``text``: a PGN, its first game reviewed; ``nodes`` a position), ``review_stop``.
+- ``review`` (``text``: a PGN; ``game``: which of its games, 1 for the first; ``nodes`` a position),
+  ``review_stop``.
 
 Messages (server → page), each ``{"type": name, …}`` (:data:`camelpy.gui.messages.MESSAGES`):
 ``hello`` (levels, games, version, and ``watchable``: the folders the page may watch,

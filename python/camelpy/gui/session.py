@@ -517,11 +517,13 @@ class Session:
             raise TypeError(f"text must be a string, got {shown(text)}")
         nodes = msg.get("nodes")
         int_arg(nodes, "nodes", 1, MAX_REVIEW_NODES)
+        number = msg.get("game", 1)
+        int_arg(number, "game", 1, MAX_TEXT)
         if len(text) > MAX_TEXT:
             raise ValueError(f"the text is longer than {MAX_TEXT} characters ({len(text)})")
         async with self.hub.parses:  # off the event loop, a few at a time
-            game = await asyncio.to_thread(read_review_game, text)
-        await self._review(game, nodes)
+            game, games = await asyncio.to_thread(read_review_game, text, number)
+        await self._review(game, nodes, number, games)
 
     async def op_review_stop(self, page: Page, msg: ReviewStopOp) -> None:
         await self.reviewer.halt()
@@ -652,8 +654,9 @@ class Session:
         self.review_progress = {"type": "review_progress", "running": running, "done": done, "total": total}
         self.broadcast(self.review_progress)
 
-    async def _review(self, game: Any, nodes: int) -> None:
-        """Reviews *game* at *nodes* a position in a thread (stopping the tab's review running)."""
+    async def _review(self, game: Any, nodes: int, number: int, games: int) -> None:
+        """Reviews *game* (game *number* of *games*) at *nodes* a position in a thread (stopping the
+        tab's review running)."""
         total = sum(1 for _ in game.mainline_moves()) + 1
         loop = asyncio.get_running_loop()
 
@@ -663,7 +666,7 @@ class Session:
                     raise _ReviewStopped  # stops the batch (camelpy.batch.analyse_many)
                 loop.call_soon_threadsafe(self._on_review_progress, generation, done, total)
 
-            return review_game(game, nodes=nodes, progress=progress)
+            return review_game(game, nodes=nodes, progress=progress, number=number, games=games)
 
         def done(view: dict[str, Any] | None, error: BaseException | None) -> None:
             if error is not None or view is None:

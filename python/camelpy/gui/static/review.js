@@ -23,7 +23,8 @@ function showReview(view) {
   $("rv-result").classList.toggle("hidden", !view);
   if (!view) return;
   $("rv-title").textContent = `${view.white} – ${view.black}  ${view.result}`;
-  $("rv-settings").textContent = `${view.nodes.toLocaleString()} nodes a position`;
+  const which = view.games > 1 ? `game ${view.game} of ${view.games}, ` : "";
+  $("rv-settings").textContent = `${which}${view.nodes.toLocaleString()} nodes a position`;
   drawReviewSummary();
   drawReviewCritical();
   drawReview();
@@ -195,7 +196,9 @@ $("rv-graph").addEventListener("click", (event) => {
   reviewGoto(Math.round((inside / (REVIEW_GRAPH_W - 2 * REVIEW_GRAPH_PAD)) * plies));
 });
 
-$("rv-start").addEventListener("click", () => send("review", { text: $("rv-text").value, nodes: Number($("rv-nodes").value) }));
+$("rv-start").addEventListener("click", () =>
+  send("review", { text: $("rv-text").value, nodes: Number($("rv-nodes").value), game: Number($("rv-game").value) || 1 }),
+);
 $("rv-stop").addEventListener("click", () => send("review_stop"));
 $("rv-first").addEventListener("click", () => reviewGoto(0));
 $("rv-prev").addEventListener("click", () => reviewed && reviewGoto(reviewStep >= 0 ? reviewPly : reviewPly - 1));
@@ -213,6 +216,7 @@ document.addEventListener("keydown", (event) => {
 // The game just played, reviewed: its PGN into the Review view.
 $("pgn-review").addEventListener("click", () => {
   $("rv-text").value = $("play-pgn").value;
+  $("rv-game").value = 1;
   showView("review");
   $("rv-start").click();
 });
