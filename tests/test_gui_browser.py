@@ -298,6 +298,21 @@ def test_review_a_game_finds_the_hung_queen(server: str, browser: WebDriver) -> 
     wait(browser, lambda d: "'1. e4 e5 2. Ke3'" in d.find_element(By.ID, "message").text)
 
 
+def test_review_the_game_just_played(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "play")
+    Select(browser.find_element(By.ID, "ng-human")).select_by_value("both")
+    new_game(browser)
+    for start, end in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+        square(browser, "play-board", start).click()
+        square(browser, "play-board", end).click()
+    wait(browser, lambda d: "checkmate" in d.find_element(By.ID, "play-status").text)
+    browser.find_element(By.ID, "pgn-review").click()  # to the Review view, the game's PGN in it
+    wait(browser, lambda d: d.find_element(By.ID, "view-review").is_displayed())
+    wait(browser, lambda d: moves(d, "rv-moves") == ["f3", "e5", "g4", "Qh4#"])
+    marked = browser.find_element(By.CSS_SELECTOR, "#rv-moves .move[data-ply='3']")
+    assert marked.get_attribute("data-judgement") == "blunder"  # g4 allows the mate
+
+
 def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDriver, runs: Path) -> None:
     out = runs / "match"
     out.mkdir()
