@@ -212,8 +212,8 @@ def generate(
     ``DEFAULTS["nodes"]``, unless only *depth* is given) and/or *depth*. Game *i* starts from
     ``openings[i % len(openings)]`` (FENs or boards, standard chess; default the start position), then
     *random_plies* random legal moves drawn from a generator seeded by ``(seed, i)``; those positions are
-    not kept. Win adjudication: |score| ≥ *win_score* for *win_plies* searches in a row, both sides
-    agreeing; draw: |score| ≤ *draw_score* for *draw_plies* searches from ply *draw_after*; a game
+    not kept. Win adjudication: ``|score|`` ≥ *win_score* for *win_plies* searches in a row, both sides
+    agreeing; draw: ``|score|`` ≤ *draw_score* for *draw_plies* searches from ply *draw_after*; a game
     reaching *max_plies* is a draw. Unset values are :data:`DEFAULTS`. With *eval_file*, the searches
     evaluate with that network (``camelpy train`` writes one) instead of the classical evaluation: a
     network's own games are the data for the next network. Its checksum is part of the settings, so a

@@ -36,9 +36,13 @@ set it to read the full list (here, below both, so that neither imports the othe
 class ParamTable(Protocol):
     """What weights are applied to: the native engine (``camelpy._core.Engine``)."""
 
-    def params(self) -> list[tuple[str, int, int, int]]: ...
+    def params(self) -> list[tuple[str, int, int, int]]:
+        """Each weight as ``(name, value, min, max)``."""
+        ...
 
-    def set_param(self, name: str, value: int) -> None: ...
+    def set_param(self, name: str, value: int) -> None:
+        """Sets the weight *name* to *value*."""
+        ...
 
 
 def read_params_file(path: str) -> dict[str, int]:

@@ -416,6 +416,8 @@ class Session:
             page.send({"type": "error", "op": op, "message": error_text(err)})
 
     async def op_new_game(self, page: Page, msg: NewGameOp) -> None:
+        """A new game from the op's position, variant, side, strength and clock (bad settings leave the
+        old game as it was)."""
         strength = msg.get("strength") or {"kind": "level", "value": "club"}
         variant = msg.get("variant") or "chess"
         if not isinstance(strength, dict):
@@ -444,6 +446,7 @@ class Session:
         self._changed()
 
     async def op_move(self, page: Page, msg: MoveOp) -> None:
+        """The person's move (UCI), on their turn."""
         game = self._persons_turn("wait for camelpy's move: it is thinking")
         uci = msg.get("uci")
         if not isinstance(uci, str):
@@ -452,6 +455,7 @@ class Session:
         self._changed()
 
     async def op_undo(self, page: Page, msg: UndoOp) -> None:
+        """Takes back the last move (camelpy's search, if running, is halted first)."""
         game = self._game()
         await self._player(game).halt()
         self.thinking = False
@@ -461,6 +465,7 @@ class Session:
             self._changed()
 
     async def op_resign(self, page: Page, msg: ResignOp) -> None:
+        """The person resigns the game."""
         game = self._game()
         game.resign()
         await self._player(game).halt()
@@ -468,12 +473,14 @@ class Session:
         self._changed()
 
     async def op_draw(self, page: Page, msg: DrawOp) -> None:
+        """The person offers a draw on their move; camelpy accepts when it does not think it stands better."""
         game = self._persons_turn("offer a draw on your move")
         if not game.offer_draw(self.engine_cp):
             page.send({"type": "notice", "message": "camelpy declines the draw"})
         self._changed()
 
     async def op_load(self, page: Page, msg: LoadOp) -> None:
+        """Loads a FEN or PGN onto the analysis board (parsed off the event loop, a few at a time)."""
         text = msg.get("text")
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {shown(text)}")
@@ -487,10 +494,12 @@ class Session:
         await self._line_changed()
 
     async def op_goto(self, page: Page, msg: GotoOp) -> None:
+        """Steps the analysis board's line to the op's ply."""
         self.line = self.line.goto(msg.get("ply"))  # Line.goto checks it
         await self._line_changed()
 
     async def op_play(self, page: Page, msg: PlayOp) -> None:
+        """Plays the op's moves onto the analysis board (a move off the line starts a new line there)."""
         moves = msg.get("moves")
         if not isinstance(moves, list):
             raise TypeError(f"moves must be a list of UCI moves, got {shown(moves)}")
@@ -500,6 +509,7 @@ class Session:
         await self._line_changed()
 
     async def op_analyse(self, page: Page, msg: AnalyseOp) -> None:
+        """Starts (or restarts) the analysis with the op's number of lines."""
         multipv = msg.get("multipv", self.multipv)
         int_arg(multipv, "multipv", 1, camelpy.MAX_MULTIPV)
         self.multipv = multipv
@@ -507,11 +517,14 @@ class Session:
         await self._analyse()
 
     async def op_stop(self, page: Page, msg: StopOp) -> None:
+        """Stops the analysis."""
         self.analysing = False
         await self._halt_analysis()
         self.broadcast(self.analysis_message())
 
     async def op_review(self, page: Page, msg: ReviewOp) -> None:
+        """Reviews the first game of the pasted PGN at the op's nodes a position (parsed off the event
+        loop; a new review stops the tab's running one)."""
         text = msg.get("text")
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {shown(text)}")
@@ -526,10 +539,12 @@ class Session:
         await self._review(game, nodes, number, games)
 
     async def op_review_stop(self, page: Page, msg: ReviewStopOp) -> None:
+        """Stops the tab's running review."""
         await self.reviewer.halt()
         self._review_progress(False, self.review_progress["done"], self.review_progress["total"])
 
     async def op_watch(self, page: Page, msg: WatchOp) -> None:
+        """Watches a match or tournament folder among those the server was started with."""
         folder = msg.get("folder")
         if not isinstance(folder, str) or not folder.strip():
             raise ValueError(f"give a match's --out folder to watch, got {shown(folder)}")
@@ -541,10 +556,12 @@ class Session:
             self.hub.subscribe(self, self.watching, each)
 
     async def op_unwatch(self, page: Page, msg: UnwatchOp) -> None:
+        """Stops watching the folder."""
         self.hub.unsubscribe(self)
         self.watching = None
 
     async def op_replay(self, page: Page, msg: ReplayOp) -> None:
+        """Sends a finished game of the watched folder, to replay move by move."""
         if self.watching is None:
             raise ValueError("watch a match folder first")
         game_id = msg.get("id")

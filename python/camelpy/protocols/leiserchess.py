@@ -115,7 +115,9 @@ def time_for_move(remaining_ms: int, increment_ms: int) -> float:
 class LineSource(Protocol):
     """What :meth:`LeiserEngine.run` reads from: a binary stream's ``readline(size)``."""
 
-    def readline(self, size: int = -1, /) -> bytes: ...
+    def readline(self, size: int = -1, /) -> bytes:
+        """The next line, at most *size* bytes of it (all of it when *size* is negative)."""
+        ...
 
 
 class LeiserEngine:

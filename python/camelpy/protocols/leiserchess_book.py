@@ -109,6 +109,7 @@ class LeiserBook:
 
 
 def header_rules(header: str) -> int:
+    """The rules (2016 or 2018) a book's header line names (``rules=2018``); 2016 when it names none."""
     words = dict(w.split("=", 1) for w in header.split() if "=" in w)
     rules = int(words.get("rules", "2016"))
     if rules not in RULES:

@@ -89,7 +89,9 @@ _WHITESPACE_CONTROL = str.maketrans({"\r": "\n"})
 class LineSource(Protocol):
     """What :meth:`UciEngine.run` reads from: a binary stream's ``readline(size)``."""
 
-    def readline(self, size: int = -1, /) -> bytes: ...
+    def readline(self, size: int = -1, /) -> bytes:
+        """The next line, at most *size* bytes of it (all of it when *size* is negative)."""
+        ...
 
 
 def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
