@@ -60,7 +60,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_site_builds_with_warnings_as_errors(site: Path) -> None:
-    for page in ("index", "api/index", "architecture", "nnue"):
+    for page in ("index", "getting-started", "api/index", "architecture", "guide/python-api", "nnue"):
         assert (site / f"{page}.html").is_file(), page
 
 
@@ -128,7 +128,7 @@ def test_links_between_pages_resolve(site: Path) -> None:
             elif parts.fragment and target.suffix == ".html" and target in pages:
                 if unquote(parts.fragment) not in pages[target].ids:
                     broken.append(f"{page.relative_to(site)}: {link} (no such anchor)")
-    assert len(pages) > 10 and not broken, "\n".join(broken)
+    assert len(pages) > 20 and not broken, "\n".join(broken)
 
 
 def test_readme_and_ci_run_the_same_test_command() -> None:
@@ -147,3 +147,5 @@ def test_pages_examples_run_as_doctests() -> None:
     options = pytest_config["ini_options"]
     assert "docs" in options["testpaths"] and "--doctest-glob=*.md" in options["addopts"].split()
     assert "_build" in options["norecursedirs"]
+    with_examples = [path.name for path in (DOCS / "guide").glob("*.md") if ">>>" in path.read_text("utf-8")]
+    assert len(with_examples) >= 10, with_examples
