@@ -1,12 +1,14 @@
 """The games the GUI plays, behind one interface: chess (python-chess's ``chess.Board``, Chess960
-included) and MiniChess (6 rows × 5 columns, :class:`camelpy.minichess.Board`). A :class:`Variant`
-turns a board and its moves into what the page shows: square names (files ``a…``, ranks from White's
-side, so MiniChess's row 5 is rank 1), moves as from-square and to-square (``b1c3``), SAN, the board
-view, the end of the game and the record of the game. It also carries the game's engine: how one is
-made, how it plays a move under the game's clock rules (:meth:`Variant.play`), how it analyses
-(:meth:`Variant.analyse`), its reports as the page shows them (:meth:`Variant.info_view`) and its
-evaluation's terms (:meth:`Variant.trace`). The server names no game: this module is the one place
-that does.
+included), MiniChess (6 rows × 5 columns, :class:`camelpy.minichess.Board`) and Leiserchess under its
+2016 and 2018 rules (:class:`camelpy.leiserchess.Board`). A :class:`Variant` turns a board and its
+moves into what the page shows: square names (files ``a…``, ranks from White's side, so MiniChess's
+row 5 is rank 1; Leiserchess's own ``a0`` … ``h7``), moves as from-square and to-square (``b1c3``;
+Leiserchess: the course's notation, ``b3R`` a rotation), SAN, the board view (Leiserchess: with the
+last move's laser), the end of the game and the record of the game. It also carries the game's
+engine: how one is made, how it plays a move under the game's clock rules (:meth:`Variant.play`),
+how it analyses (:meth:`Variant.analyse`), its reports as the page shows them
+(:meth:`Variant.info_view`) and its evaluation's terms (:meth:`Variant.trace`). The server names no
+game: this module is the one place that does.
 
 >>> from camelpy import minichess
 >>> board = MINICHESS.new_board(None)
@@ -30,14 +32,26 @@ import chess.engine
 import chess.pgn
 
 import camelpy
-from camelpy import minichess
+from camelpy import leiserchess, minichess
 from camelpy._quote import quote
 from camelpy.errors import IllegalMoveError, InvalidMoveError
 from camelpy.gui.boards import board_view, parse_move, score_view
 from camelpy.gui.messages import InfoView, ScoreView, VariantAbout
+from camelpy.protocols.leiserchess import time_for_move
 from camelpy.types import board_root
 
-__all__ = ["CHESS", "MINICHESS", "VARIANTS", "Halted", "Played", "Report", "Variant"]
+__all__ = [
+    "CHESS",
+    "LEISERCHESS",
+    "LEISERCHESS_2018",
+    "LEISER_ANALYSIS_S",
+    "MINICHESS",
+    "VARIANTS",
+    "Halted",
+    "Played",
+    "Report",
+    "Variant",
+]
 
 MATE_CP = 100_000
 """The engine's score for a won (lost) game, in centipawns, for draw offers."""
@@ -49,6 +63,19 @@ MINI_MAX_SHARE = 0.5
 """The most of its clock MiniChess's engine spends on one move."""
 
 _FILES = "abcdefgh"
+
+LEISER_ANALYSIS_S = 600.0
+"""The longest a Leiserchess analysis runs (ten minutes): its game need not end, so its search would
+otherwise go on until stopped; a forgotten tab's analysis ends by itself."""
+
+_LEISER_SQUARES = [f"{file}{rank}" for rank in range(8) for file in _FILES]
+
+_LEISER_TERMINATIONS = {
+    leiserchess.Termination.KING_HIT: "a king is hit by the laser",
+    leiserchess.Termination.REPETITION: "the position stands for the third time",
+    leiserchess.Termination.QUIET_MOVES: "50 moves each without a zap",
+    leiserchess.Termination.NO_MOVES: "no move left",
+}
 
 _MINI_TERMINATIONS = {
     minichess.Termination.KING_CAPTURED: "king captured",
@@ -309,7 +336,88 @@ class _Chess(Variant):
         return tracer.eval_trace(board)
 
 
-class _MiniChess(Variant):
+class _SmallGame(Variant):
+    """A small game's engine as the GUI drives it (a :class:`camelpy.games.Searcher`: MiniChess's,
+    Leiserchess's): its move under the game's clock rule (:meth:`move_seconds`), its one-line analysis,
+    its reports."""
+
+    analysis_seconds: float | None = None
+    """How long an analysis may run at most (``None``: until the game's end bounds it)."""
+
+    def move_seconds(self, board: Any, limit: chess.engine.Limit) -> float | None:
+        """The game's clock rule: its time for a move under *limit*."""
+        raise NotImplementedError
+
+    def play(
+        self,
+        engine: Any,
+        board: Any,
+        limit: chess.engine.Limit,
+        report: Report,
+        cancel: threading.Event,
+    ) -> Played | None:
+        seconds = self.move_seconds(board, limit)
+        result = engine.search(
+            board,
+            depth=limit.depth,
+            nodes=limit.nodes,
+            time=seconds,
+            on_iteration=self._reporter(board, report, cancel),
+        )
+        if result.move is None:
+            return None
+        info = result.info
+        view = self.info_view(board, info)
+        cp: int | None
+        if info.win_in is not None:
+            cp = MATE_CP if info.win_in > 0 else -MATE_CP
+        else:
+            cp = info.score
+        return Played(self.uci(board, result.move), f"{view['score']['text']}/{info.depth}", cp)
+
+    def analyse(self, engine: Any, board: Any, multipv: int, report: Report, cancel: threading.Event) -> None:
+        reporter = self._reporter(board, report, cancel)  # one line: no MultiPV
+        engine.search(board, on_iteration=reporter, time=self.analysis_seconds)
+
+    def _reporter(self, board: Any, report: Report, cancel: threading.Event) -> Callable[[Any], None]:
+        """The search's ``on_iteration``: each report to *report*, :exc:`Halted` once *cancel* is set."""
+
+        def on_iteration(info: Any) -> None:
+            if cancel.is_set():
+                raise Halted
+            report(self.info_view(board, info))
+
+        return on_iteration
+
+    def info_view(self, board: Any, info: Any) -> InfoView:
+        sign = 1 if board.turn else -1
+        score: ScoreView
+        if info.win_in is not None:
+            mate = sign * info.win_in
+            score = {"cp": None, "mate": mate, "text": f"#{mate}"}
+        else:
+            cp = sign * (info.score or 0)
+            score = {"cp": cp, "mate": None, "text": f"{cp / 100:+.2f}"}
+        replay, sans, ucis = board.copy(), [], []
+        for move in info.pv:
+            if not replay.is_legal(move):
+                break
+            sans.append(self.san(replay, move))
+            ucis.append(self.uci(replay, move))
+            replay.push(move)
+        return {
+            "multipv": 1,
+            "depth": info.depth,
+            "score": score,
+            "pv": ucis,
+            "sans": sans,
+            "nodes": info.nodes,
+            "nps": None,
+            "time": info.time,
+        }
+
+
+class _MiniChess(_SmallGame):
     name, title, files, ranks = "minichess", "MiniChess 6x5", minichess.COLS, minichess.ROWS
     fen_hint = "kqbnr/ppppp/5/5/PPPPP/RNBQK w 0 (rows from the top, plies played)"
     engine_type = minichess.Searcher
@@ -400,33 +508,6 @@ class _MiniChess(Variant):
         header = "\n".join(f'[{key} "{value}"]' for key, value in tags.items())
         return f"{header}\n\n{' '.join(words)}\n"
 
-    def play(
-        self,
-        engine: minichess.Searcher,
-        board: minichess.Board,
-        limit: chess.engine.Limit,
-        report: Report,
-        cancel: threading.Event,
-    ) -> Played | None:
-        seconds = self.move_seconds(board, limit)
-        result = engine.search(
-            board,
-            depth=limit.depth,
-            nodes=limit.nodes,
-            time=seconds,
-            on_iteration=self._reporter(board, report, cancel),
-        )
-        if result.move is None:
-            return None
-        info = result.info
-        view = self.info_view(board, info)
-        cp: int | None
-        if info.win_in is not None:
-            cp = MATE_CP if info.win_in > 0 else -MATE_CP
-        else:
-            cp = info.score
-        return Played(self.uci(board, result.move), f"{view['score']['text']}/{info.depth}", cp)
-
     def move_seconds(self, board: minichess.Board, limit: chess.engine.Limit) -> float | None:
         """MiniChess's clock rule, its time for a move: the limit's, or with a clock an even share of
         what is left over the moves the game can still last (it ends at ply
@@ -445,55 +526,6 @@ class _MiniChess(Variant):
         moves_left = max(1, (minichess.MAX_PLIES - board.ply + 1) // 2)
         return max(0.001, min(left / moves_left + inc * MINI_INC_SHARE, left * MINI_MAX_SHARE))
 
-    def analyse(
-        self,
-        engine: minichess.Searcher,
-        board: minichess.Board,
-        multipv: int,
-        report: Report,
-        cancel: threading.Event,
-    ) -> None:
-        engine.search(board, on_iteration=self._reporter(board, report, cancel))  # one line: no MultiPV
-
-    def _reporter(
-        self, board: minichess.Board, report: Report, cancel: threading.Event
-    ) -> Callable[[minichess.SearchInfo], None]:
-        """The search's ``on_iteration``: each report to *report*, :exc:`Halted` once *cancel* is set."""
-
-        def on_iteration(info: minichess.SearchInfo) -> None:
-            if cancel.is_set():
-                raise Halted
-            report(self.info_view(board, info))
-
-        return on_iteration
-
-    def info_view(self, board: minichess.Board, info: minichess.SearchInfo) -> InfoView:
-        sign = 1 if board.turn else -1
-        score: ScoreView
-        if info.win_in is not None:
-            mate = sign * info.win_in
-            score = {"cp": None, "mate": mate, "text": f"#{mate}"}
-        else:
-            cp = sign * (info.score or 0)
-            score = {"cp": cp, "mate": None, "text": f"{cp / 100:+.2f}"}
-        replay, sans, ucis = board.copy(), [], []
-        for move in info.pv:
-            if not replay.is_legal(move):
-                break
-            sans.append(self.san(replay, move))
-            ucis.append(self.uci(replay, move))
-            replay.push(move)
-        return {
-            "multipv": 1,
-            "depth": info.depth,
-            "score": score,
-            "pv": ucis,
-            "sans": sans,
-            "nodes": info.nodes,
-            "nps": None,
-            "time": info.time,
-        }
-
     def trace(self, board: minichess.Board, tracer: None) -> str:
         """MiniChess's evaluation terms as a table: weight × feature (White's count minus Black's)."""
         evaluation = minichess.evaluate(board)
@@ -506,11 +538,147 @@ class _MiniChess(Variant):
         return "\n".join(rows)
 
 
+class _Leiserchess(_SmallGame):
+    """Leiserchess (:mod:`camelpy.leiserchess`) under one rule set: moves in the course's notation
+    (``e6e7``, ``b3R``, ``h0h0``, ``d5e4f5``), squares ``a0`` … ``h7``, and each view's ``laser``: the
+    beams the last move fired (:meth:`laser_view`)."""
+
+    files = ranks = 8
+    fen_hint = "ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W (ranks 7 to 0, W or B to move)"
+    engine_type = leiserchess.Searcher
+    analysis_seconds = LEISER_ANALYSIS_S
+
+    def __init__(self, rules: int) -> None:
+        self.rules = rules
+        self.name = "leiserchess" if rules == leiserchess.RULES[0] else f"leiserchess{rules}"
+        self.title = f"Leiserchess ({rules} rules)"
+
+    def new_board(self, fen: str | None, chess960_pos: int | None = None) -> leiserchess.Board:
+        if chess960_pos is not None:
+            raise ValueError("Chess960 starts are for chess, not Leiserchess")
+        return leiserchess.Board(fen.strip() if fen else leiserchess.STARTING_FEN, rules=self.rules)
+
+    def parse(self, board: leiserchess.Board, uci: str) -> leiserchess.Move:
+        move = leiserchess.Move(uci)
+        board.shots(move)  # raises as a push would, with the rules' reason (Ko, a pinned pawn, ...)
+        return move
+
+    def uci(self, board: leiserchess.Board, move: leiserchess.Move) -> str:
+        return move.text
+
+    def san(self, board: leiserchess.Board, move: leiserchess.Move) -> str:
+        return move.text  # the course's notation is the record's too
+
+    def view(self, board: leiserchess.Board) -> dict[str, Any]:
+        legal: dict[str, list[str]] = {}
+        for move in board.legal_moves:
+            legal.setdefault(move.text[:2], []).append(move.text)
+        stack = board.move_stack
+        outcome = self.outcome(board)
+        return {
+            "fen": board.fen(),
+            "turn": "white" if board.turn else "black",
+            "legal": legal,
+            "lastmove": stack[-1].text if stack else None,
+            "check": None,  # no check: a king is hit
+            "outcome": None if outcome is None else outcome[1],
+            "laser": self.laser_view(board),
+        }
+
+    def laser_view(self, board: leiserchess.Board) -> dict[str, Any] | None:
+        """The last move's laser as the page draws it: ``from`` (the firing king's square) and
+        ``shots``, each ``{"squares", "end", "square"}`` (:meth:`camelpy.leiserchess.Board.shots`);
+        ``None`` before the first move.
+
+        >>> board = LEISERCHESS.new_board("8/8/8/8/8/8/8/NN6nn W")
+        >>> board.push("a0R")
+        >>> view = LEISERCHESS.laser_view(board)
+        >>> view["from"], view["shots"][0]["end"], view["shots"][0]["square"]
+        ('a0', 'king', 'h0')
+        """
+        if not board.move_stack:
+            return None
+        before = board.copy()
+        move = before.pop()
+        kings = {"NN", "EE", "SS", "WW"} if before.turn else {"nn", "ee", "ss", "ww"}
+        origin = next(sq for sq in _LEISER_SQUARES if board.piece_at(sq) in kings)
+        shots = [{"squares": list(s.squares), "end": s.end, "square": s.square} for s in before.shots(move)]
+        return {"from": origin, "shots": shots}
+
+    def outcome(self, board: leiserchess.Board) -> tuple[str, str] | None:
+        ended = board.outcome()
+        if ended is None:
+            return None
+        how = _LEISER_TERMINATIONS[ended.termination]
+        if ended.winner is None:
+            return ended.result(), f"Draw: {how}"
+        return ended.result(), f"{'Tangerine' if ended.winner else 'Lavender'} wins: {how}"
+
+    def fen(self, board: leiserchess.Board) -> str:
+        return board.fen()
+
+    def record(self, board: leiserchess.Board, headers: dict[str, str], comments: list[str | None]) -> str:
+        """The game in the course's notation with tags (PGN-like, as ``camelpy leiserchess match``'s
+        ``games.txt``): Tangerine and Lavender for White and Black, the rules, the start FEN."""
+        moves = board.move_stack
+        start = board.copy()
+        for _ in moves:
+            start.pop()
+        names = {"White": "Tangerine", "Black": "Lavender"}
+        tags = {names.get(key, key): value for key, value in headers.items()}
+        tags.update({"Variant": "Leiserchess", "Rules": str(self.rules), "FEN": start.fen()})
+        first = 0 if start.turn else 1  # Lavender to move first: its move is numbered 1...
+        words = []
+        for index, move in enumerate(moves):
+            ply = index + first
+            if ply % 2 == 0 or index == 0:
+                words.append(f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}...")
+            words.append(move.text)
+            if index < len(comments) and comments[index]:
+                words.append(f"{{ {comments[index]} }}")
+        words.append(headers.get("Result", "*"))
+        header = "\n".join(f'[{key} "{value}"]' for key, value in tags.items())
+        return f"{header}\n\n{' '.join(words)}\n"
+
+    def move_seconds(self, board: leiserchess.Board, limit: chess.engine.Limit) -> float | None:
+        """Leiserchess's clock rule, the protocol's (:func:`camelpy.protocols.leiserchess.time_for_move`):
+        the limit's time, or with a clock a share of what is left plus most of the increment.
+
+        >>> LEISERCHESS.move_seconds(leiserchess.Board(), chess.engine.Limit(white_clock=60.0, white_inc=0.5))
+        2.4
+        """
+        if limit.time is not None:
+            return limit.time
+        left = limit.white_clock if board.turn else limit.black_clock
+        if left is None:
+            return None
+        inc = (limit.white_inc if board.turn else limit.black_inc) or 0.0
+        return time_for_move(round(left * 1000), round(inc * 1000))
+
+    def trace(self, board: leiserchess.Board, tracer: None) -> str:
+        """Leiserchess's evaluation terms as a table: weight × feature (Tangerine's minus Lavender's)."""
+        evaluation = leiserchess.evaluate(board)
+        weights = leiserchess.DEFAULT_WEIGHTS
+        rows = [f"{'term':<18}{'weight':>8}{'feature':>9}{'product':>9}"]
+        for name, feature in evaluation.features.items():
+            rows.append(f"{name:<18}{weights[name]:>8}{feature:>9}{weights[name] * feature:>9}")
+        side = "Tangerine" if board.turn else "Lavender"
+        rows.append(f"evaluation for the side to move ({side}): {evaluation.value}")
+        rows.append("(the products' sum is Tangerine's; the tempo counts for the side to move)")
+        return "\n".join(rows)
+
+
 CHESS: Variant = _Chess()
 """Chess (and Chess960)."""
 
 MINICHESS: Variant = _MiniChess()
 """MiniChess on 6 rows × 5 columns (:mod:`camelpy.minichess`)."""
 
-VARIANTS = {variant.name: variant for variant in (CHESS, MINICHESS)}
+LEISERCHESS: Variant = _Leiserchess(2016)
+"""Leiserchess under the 2016 rules (:mod:`camelpy.leiserchess`), the default."""
+
+LEISERCHESS_2018: Variant = _Leiserchess(2018)
+"""Leiserchess under the 2018 rules (swaps, one zap a shot)."""
+
+VARIANTS = {variant.name: variant for variant in (CHESS, MINICHESS, LEISERCHESS, LEISERCHESS_2018)}
 """The games by name."""

@@ -140,7 +140,7 @@ function renderMoves(el, sans, { current = null, onClick = null, notes = null, s
 
 function fenTurnInfo(fen) {
   const parts = fen.split(" ");
-  return { black: parts[1] === "b", number: Number(parts[5] || 1) };
+  return { black: (parts[1] || "").toLowerCase() === "b", number: Number(parts[5] || 1) };
 }
 
 // ---- Play -----------------------------------------------------------------------------------------
@@ -218,6 +218,7 @@ function showGame(view, thinking) {
     return;
   }
   playBoard.setSize(view.files, view.ranks);
+  playBoard.setGame(view.variant);
   const key = `${view.variant} ${view.start_fen} ${view.human}`;
   if (key !== orientedFor) {
     // A new game, or the page reloaded: the person's side at the bottom (Flip changes it afterwards).
@@ -226,7 +227,7 @@ function showGame(view, thinking) {
   }
   const humanToMove = view.human === "both" || view.board.turn === view.human;
   const canMove = !view.result && humanToMove && !thinking;
-  playBoard.set({ fen: view.board.fen, legal: canMove ? view.board.legal : {}, lastmove: view.board.lastmove, check: view.board.check });
+  playBoard.set({ fen: view.board.fen, legal: canMove ? view.board.legal : {}, lastmove: view.board.lastmove, check: view.board.check, laser: view.board.laser || null });
   const start = fenTurnInfo(view.start_fen);
   renderMoves($("play-moves"), view.sans, { current: view.sans.length, notes: view.scores, startTurnBlack: start.black, startNumber: start.number });
   let status;
@@ -313,9 +314,10 @@ function showLine(view, trace) {
   line = view;
   const board = view.board;
   analyseBoard.setSize(view.files, view.ranks);
+  analyseBoard.setGame(view.variant);
   $("an-variant").value = view.variant;
   $("an-multipv").disabled = about(view.variant).multipv < 2; // a search that gives one line
-  analyseBoard.set({ fen: board.fen, legal: board.legal, lastmove: board.lastmove, check: board.check });
+  analyseBoard.set({ fen: board.fen, legal: board.legal, lastmove: board.lastmove, check: board.check, laser: board.laser || null });
   analyseBoard.setArrows([]);
   const start = fenTurnInfo(view.fen);
   renderMoves($("an-moves"), view.sans, { current: view.ply, onClick: (ply) => send("goto", { ply }), startTurnBlack: start.black, startNumber: start.number });
@@ -536,6 +538,7 @@ function addGameCard(g) {
   card.querySelector(".black-name").textContent = g.black;
   $("w-games").appendChild(card);
   const board = new Board(card.querySelector(".small-board"), { coordinates: false });
+  board.setGame(g.variant);
   const entry = { card, board, game: g };
   watchCards.set(g.id, entry);
   updateGameCard(entry);
@@ -543,7 +546,7 @@ function addGameCard(g) {
 
 function updateGameCard(entry) {
   const g = entry.game;
-  entry.board.set({ fen: g.board.fen, legal: {}, lastmove: g.board.lastmove, check: g.board.check });
+  entry.board.set({ fen: g.board.fen, legal: {}, lastmove: g.board.lastmove, check: g.board.check, laser: g.board.laser || null });
   const notes = g.scores.map((s) => (s.score ? `${s.score}/${s.depth}` : ""));
   const from = Math.max(0, g.sans.length - 8);
   const moves = entry.card.querySelector(".moves");
@@ -636,7 +639,8 @@ function showReplay(g) {
 function drawReplay() {
   const g = replayGame;
   const view = g.positions[replayPly];
-  replayBoard.set({ fen: view.fen, legal: {}, lastmove: view.lastmove, check: view.check });
+  replayBoard.setGame(g.variant);
+  replayBoard.set({ fen: view.fen, legal: {}, lastmove: view.lastmove, check: view.check, laser: view.laser || null });
   const notes = g.scores.map((s) => (s.score ? `${s.score}/${s.depth}` : ""));
   const start = fenTurnInfo(g.positions[0].fen);
   renderMoves($("rp-moves"), g.sans, { current: replayPly, notes, startTurnBlack: start.black, startNumber: start.number, onClick: (ply) => { replayPly = ply; drawReplay(); } });

@@ -54,6 +54,8 @@ class Board {
     this.lastmove = null;
     this.check = null;
     this.arrows = [];
+    this.laser = null;
+    this.style = null; // another game's drawing and squares (setGame), else chess's own
     this.selected = null;
     this.press = null;
     this.el.classList.add("board");
@@ -77,6 +79,7 @@ class Board {
     if (state.legal !== undefined) this.legal = state.legal || {};
     if (state.lastmove !== undefined) this.lastmove = state.lastmove;
     if (state.check !== undefined) this.check = state.check;
+    if (state.laser !== undefined) this.laser = state.laser;
     this.selected = null;
     this.hidePromotion();
     this.render();
@@ -90,6 +93,16 @@ class Board {
     this.svg.setAttribute("viewBox", `0 0 ${files} ${ranks}`);
     this.el.style.aspectRatio = `${files} / ${ranks}`;
     this.promotion.style.width = `${100 / files}%`;
+    this.render();
+  }
+
+  // The game whose board this is: one with a style in window.BOARD_STYLES (leiserboard.js's Leiserchess)
+  // draws, names and moves its own way; any other game is drawn as chess.
+  setGame(name) {
+    const style = (window.BOARD_STYLES || {})[name] || null;
+    if (style === this.style) return;
+    this.style = style;
+    this.selected = null;
     this.render();
   }
 
@@ -109,11 +122,13 @@ class Board {
 
   // Board coordinates (x, y in squares from the top left) of a square.
   xy(name) {
+    if (this.style) return this.style.xy(this, name);
     const [file, rank] = squareCoords(name);
     return this.orientation === "white" ? [file, this.ranks - 1 - rank] : [this.files - 1 - file, rank];
   }
 
   squareAt(event) {
+    if (this.style) return this.style.squareAt(this, event);
     const box = this.svg.getBoundingClientRect();
     const x = Math.floor(((event.clientX - box.left) / box.width) * this.files);
     const y = Math.floor(((event.clientY - box.top) / box.height) * this.ranks);
@@ -122,6 +137,7 @@ class Board {
   }
 
   render() {
+    if (this.style) return this.style.render(this);
     const svg = this.svg;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const pieces = placement(this.fen, this.ranks);
@@ -264,6 +280,7 @@ class Board {
   }
 
   tryMove(from, to) {
+    if (this.style) return this.style.tryMove(this, from, to);
     const candidates = (this.legal[from] || []).filter((u) => u.slice(2, 4) === to);
     this.selected = null;
     if (candidates.length === 0) {

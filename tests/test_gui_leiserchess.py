@@ -1,0 +1,158 @@
+"""Leiserchess in ``camelpy gui`` without a browser: the game (moves in the course's notation, the laser
+of each move, the rules' reasons for an illegal move, the 2018 swaps, the record) and the analysis
+line as plain Python, and a game and an analysis over the socket (Starlette's test client, as
+``tests/test_gui.py``; the browser tests are ``tests/test_gui_leiserchess_browser.py``)."""
+
+from __future__ import annotations
+
+import threading
+
+import chess.engine
+import pytest
+from camelpy import leiserchess
+from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from camelpy.gui.lines import load_text
+from camelpy.gui.play import Game, GameSettings, Strength
+from camelpy.gui.variants import LEISERCHESS, LEISERCHESS_2018
+from starlette.testclient import TestClient
+
+from tests import test_gui
+from tests.test_gui import Page
+
+client = test_gui.client
+"""The application through Starlette's test client (``tests/test_gui.py``'s fixture)."""
+
+KING_HIT = "8/8/8/8/8/8/8/NN6nn W"
+"""Tangerine's king on a0 turns east (``a0R``) and its beam runs along rank 0 into Lavender's king."""
+ZAP_TWICE = "ss7/8/8/8/SE1NE5/8/8/NN7 W"
+"""Tangerine's null move: the beam turns east at a3 and zaps c3's back; under 2016 it fires again."""
+SWAP = "ss7/8/8/3nw4/4NE3/8/8/7NN W"
+"""Under 2018 the NE pawn on e3 may swap with Lavender's pawn on d4, then move on or turn."""
+
+
+def test_a_game_to_a_king_hit_with_its_laser_and_record() -> None:
+    game = Game(GameSettings(variant="leiserchess", fen=KING_HIT, strength=Strength("nodes", 500)))
+    view = game.view(0)
+    assert (view["variant"], view["files"], view["ranks"]) == ("leiserchess", 8, 8)
+    assert view["board"]["laser"] is None and sorted(view["board"]["legal"]["a0"]) == [
+        "a0L",
+        "a0R",
+        "a0U",
+        "a0a1",
+        "a0b0",
+        "a0b1",
+    ]
+    game.push("a0R", now=0)
+    view = game.view(0)
+    assert (view["result"], view["reason"]) == ("1-0", "Tangerine wins: a king is hit by the laser")
+    assert view["board"]["laser"] == {
+        "from": "a0",
+        "shots": [{"squares": ["b0", "c0", "d0", "e0", "f0", "g0", "h0"], "end": "king", "square": "h0"}],
+    }
+    record = view["pgn"]
+    assert '[Tangerine "You"]' in record and '[Lavender "camelpy (500 nodes)"]' in record
+    assert f'[FEN "{KING_HIT}"]' in record and '[Rules "2016"]' in record
+    assert record.endswith("\n\n1. a0R 1-0\n") and view["sans"] == ["a0R"]
+
+
+def test_each_shot_of_a_move_is_drawn_and_the_rules_choose_how_many() -> None:
+    for variant, shots in ((LEISERCHESS, 2), (LEISERCHESS_2018, 1)):
+        board = variant.new_board(ZAP_TWICE)
+        board.push(variant.parse(board, "a0a0"))
+        laser = variant.view(board)["laser"]
+        assert laser["from"] == "a0" and len(laser["shots"]) == shots
+        assert laser["shots"][0] == {"squares": ["a1", "a2", "a3", "b3", "c3"], "end": "zap", "square": "c3"}
+        assert board.piece_at("c3") is None  # zapped
+
+
+def test_illegal_moves_are_refused_with_the_rules_reason() -> None:
+    game = Game(GameSettings(variant="leiserchess", human="both"))
+    with pytest.raises(IllegalMoveError, match="Ko: it would restore an earlier board"):
+        game.push("h0h0", now=0)  # the king's null move from the start leaves the board as it was
+    with pytest.raises(IllegalMoveError, match="no piece on that square"):
+        game.push("a0a1", now=0)
+    with pytest.raises(IllegalMoveError, match="not a piece of the side to move"):
+        game.push("a7a6", now=0)
+    with pytest.raises(InvalidMoveError, match="'e2e4q'"):
+        game.push("e2e4q", now=0)
+    assert game.board.move_stack == [] and not game.over
+    game.push("f4f5", now=0)
+    with pytest.raises(IllegalMoveError, match="Ko"):
+        game.push("a7a7", now=0)  # Lavender's king fires and zaps nothing: the board is as it was
+    with pytest.raises(InvalidFenError, match="'ss7/8 W'"):
+        Game(GameSettings(variant="leiserchess", fen="ss7/8 W"))
+    with pytest.raises(ValueError, match="Chess960 starts are for chess"):
+        Game(GameSettings(variant="leiserchess", chess960_pos=3))
+
+
+def test_the_2018_rules_swap_and_are_recorded() -> None:
+    game = Game(GameSettings(variant="leiserchess2018", fen=SWAP, human="both"))
+    legal = game.view(0)["board"]["legal"]["e3"]
+    assert "e3d4c5" in legal and "e3d4L" in legal and "e3d4" not in legal  # a swap needs its follow-up
+    game.push("e3d4c5", now=0)
+    assert game.board.piece_at("c5") == "NE" and game.board.piece_at("e3") == "nw"
+    assert '[Rules "2018"]' in game.pgn() and "1. e3d4c5 " in game.pgn()
+    with pytest.raises(IllegalMoveError):
+        Game(GameSettings(variant="leiserchess", fen=SWAP, human="both")).push("e3d4c5", now=0)
+
+
+def test_the_engine_plays_by_node_limit_and_by_the_protocols_clock_rule() -> None:
+    game = Game(GameSettings(variant="leiserchess", human="white", strength=Strength("nodes", 300)))
+    game.push("f4f5", now=0)
+    assert game.engine_to_move()
+    engine = LEISERCHESS.engine(1)
+    infos: list[object] = []
+    limit = game.engine_limit(now=0)
+    played = LEISERCHESS.play(engine, game.board.copy(), limit, infos.append, threading.Event())
+    assert played is not None and game.board.is_legal(played.uci)
+    assert played.comment is not None and played.comment.endswith(f"/{len(infos)}")
+    game.push(played.uci, now=0, score=played.comment)
+    assert f"{{ {played.comment} }}" in game.pgn()
+    clock = chess.engine.Limit(white_clock=60.0, white_inc=0.5)
+    assert LEISERCHESS.move_seconds(leiserchess.Board(), clock) == 2.4  # the protocol's own share
+    assert LEISERCHESS.move_seconds(leiserchess.Board(), chess.engine.Limit(time=0.25)) == 0.25
+
+
+def test_analysis_line_and_its_evaluation_terms() -> None:
+    line = load_text(KING_HIT, variant="leiserchess")
+    view = line.view()
+    assert (view["variant"], view["fen"], view["board"]["turn"]) == ("leiserchess", KING_HIT, "white")
+    line = line.play(["a0a1"])
+    assert line.sans() == ["a0a1"] and line.view()["board"]["laser"]["from"] == "a1"
+    with pytest.raises(IllegalMoveError, match="Ko"):
+        load_text(leiserchess.STARTING_FEN, variant="leiserchess").play(["h0h0"])
+    trace = LEISERCHESS.trace(leiserchess.Board(), None)
+    assert trace.splitlines()[0].split() == ["term", "weight", "feature", "product"]
+    for name in leiserchess.WEIGHT_NAMES:
+        assert f"\n{name} " in trace
+    assert "evaluation for the side to move (Tangerine): -11" in trace  # the level start: the tempo
+
+
+def test_over_the_socket_a_game_an_illegal_move_and_an_analysis(client: TestClient) -> None:
+    page = Page(client, "leiser")
+    hello = page.until("hello")
+    assert hello["variants"]["leiserchess"]["title"] == "Leiserchess (2016 rules)"
+    assert hello["variants"]["leiserchess2018"]["multipv"] == 1
+    page.send("new_game", variant="leiserchess", human="white", strength={"kind": "nodes", "value": 300})
+    page.until("game", lambda m: m["game"] is not None and m["game"]["variant"] == "leiserchess")
+    page.send("move", uci="h0h0")
+    error = page.until("error")
+    assert error["op"] == "move" and "Ko: it would restore an earlier board" in error["message"]
+    page.send("move", uci="f4f5")
+    answered = page.until("game", lambda m: len(m["game"]["moves"]) == 2 and not m["thinking"])
+    board = answered["game"]["board"]
+    assert board["turn"] == "white" and board["laser"]["shots"] and answered["game"]["moves"][0] == "f4f5"
+    page.send("undo")
+    page.until("game", lambda m: m["game"]["moves"] == [])
+    page.send("resign")
+    over = page.until("game", lambda m: m["game"]["result"] is not None)
+    assert over["game"]["result"] == "0-1"
+    page.send("load", text=KING_HIT, variant="leiserchess")
+    line = page.until("line", lambda m: m["line"]["variant"] == "leiserchess")
+    assert "king_face" in line["trace"]
+    page.send("analyse", multipv=1)
+    found = page.until("analysis", lambda m: bool(m["lines"]))
+    assert found["lines"][0]["pv"][0] == "a0R" and found["lines"][0]["score"]["mate"] == 1
+    page.send("stop")
+    page.until("analysis", lambda m: not m["running"])
+    page.close()
