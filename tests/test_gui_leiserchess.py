@@ -1,19 +1,26 @@
 """Leiserchess in ``camelpy gui`` without a browser: the game (moves in the course's notation, the laser
-of each move, the rules' reasons for an illegal move, the 2018 swaps, the record) and the analysis
-line as plain Python, and a game and an analysis over the socket (Starlette's test client, as
-``tests/test_gui.py``; the browser tests are ``tests/test_gui_leiserchess_browser.py``)."""
+of each move, the rules' reasons for an illegal move, the 2018 swaps, the record), the analysis line
+and the match watch as plain Python, and a game, an analysis and a watched match over the socket
+(Starlette's test client, as ``tests/test_gui.py``; the browser tests are
+``tests/test_gui_leiserchess_browser.py``)."""
 
 from __future__ import annotations
 
+import json
+import sys
 import threading
+from pathlib import Path
 
 import chess.engine
 import pytest
 from camelpy import leiserchess
+from camelpy.arena.engines import parse_engine
+from camelpy.arena.leiserchess import run_match
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from camelpy.gui.lines import load_text
 from camelpy.gui.play import Game, GameSettings, Strength
-from camelpy.gui.variants import LEISERCHESS, LEISERCHESS_2018
+from camelpy.gui.variants import LEISERCHESS, LEISERCHESS_2018, VARIANTS
+from camelpy.gui.watch import MatchWatch, replay
 from starlette.testclient import TestClient
 
 from tests import test_gui
@@ -28,6 +35,7 @@ ZAP_TWICE = "ss7/8/8/8/SE1NE5/8/8/NN7 W"
 """Tangerine's null move: the beam turns east at a3 and zaps c3's back; under 2016 it fires again."""
 SWAP = "ss7/8/8/3nw4/4NE3/8/8/7NN W"
 """Under 2018 the NE pawn on e3 may swap with Lavender's pawn on d4, then move on or turn."""
+ENGINE = f"{sys.executable} -m camelpy leiserchess"
 
 
 def test_a_game_to_a_king_hit_with_its_laser_and_record() -> None:
@@ -156,3 +164,59 @@ def test_over_the_socket_a_game_an_illegal_move_and_an_analysis(client: TestClie
     page.send("stop")
     page.until("analysis", lambda m: not m["running"])
     page.close()
+
+
+@pytest.fixture(scope="module")
+def leiser_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real one-pair Leiserchess match (``camelpy leiserchess`` at depths 2 and 1, at most 30
+    plies a game): its folder."""
+    out = tmp_path_factory.mktemp("leiser-match")
+    engines = (
+        parse_engine([ENGINE, "name=deep", "depth=2"]),
+        parse_engine([ENGINE, "name=shallow", "depth=1"]),
+    )
+    run_match(engines, pairs=1, out=out, max_plies=30, report=lambda line: None)
+    return out
+
+
+def test_a_match_publishes_its_moves_and_the_watch_replays_them(leiser_match: Path) -> None:
+    events = [json.loads(line) for line in (leiser_match / "events.jsonl").read_text().splitlines()]
+    games = [e for e in events if e["type"] == "game"]
+    assert [(g["id"], g["variant"], g["rules"]) for g in games] == [
+        ("1.1", "leiserchess", 2016),
+        ("1.2", "leiserchess", 2016),
+    ]
+    log = [json.loads(line) for line in (leiser_match / "games.jsonl").read_text().splitlines()[1:]]
+    for record in log:
+        game_id = f"{record['pair'] + 1}.{record['game'] + 1}"
+        moves = [e["uci"] for e in events if e["type"] == "move" and e["id"] == game_id]
+        assert moves == record["moves"]
+        assert next(g for g in games if g["id"] == game_id)["book"] == record["opening"]
+    watch = MatchWatch(leiser_match)
+    watch.poll()
+    seen = watch.snapshot()
+    assert (seen["skipped"], seen["ended"], seen["running"]) == (0, "finished", [])
+    assert sorted(g["id"] for g in seen["finished"]) == ["1.1", "1.2"]
+    shown = replay(leiser_match, "1.2")
+    assert shown["variant"] == "leiserchess" and shown["white"] == "shallow"
+    assert len(shown["positions"]) == len(shown["sans"]) + 1 and shown["sans"] == log[1]["moves"]
+    assert shown["positions"][-1]["laser"]["shots"] and shown["positions"][-1]["legal"] == {}
+    assert '[Tangerine "shallow"]' in shown["pgn"] and '[Rules "2016"]' in shown["pgn"]
+
+
+def test_a_game_is_watched_live_move_by_move(tmp_path: Path) -> None:
+    from camelpy.arena.events import EventLog
+
+    log = EventLog(tmp_path)
+    log.begin("match", "live", ["a", "b"], 2)
+    fields = {"white": "a", "black": "b", "fen": leiserchess.STARTING_FEN, "clock": None}
+    log.emit("game", id="1.1", book=["f4f5"], variant="leiserchess", rules=2018, **fields)
+    log.emit("move", id="1.1", uci="a7R", score=None, cp=None, depth=None, time=0.1, clock=None)
+    log.emit("move", id="1.1", uci="not a move", score=None, cp=None, depth=None, time=0.1, clock=None)
+    watch = MatchWatch(tmp_path)
+    events = watch.poll()
+    assert [e["type"] for e in events] == ["run", "game", "move"] and watch.skipped == 1
+    game = watch.snapshot()["running"][0]
+    assert game["variant"] == "leiserchess2018" and game["sans"] == ["a7R"]
+    assert game["board"]["laser"]["from"] == "a7" and game["board"]["legal"] == {}
+    assert VARIANTS[game["variant"]] is LEISERCHESS_2018

@@ -1,11 +1,17 @@
 """Leiserchess in ``camelpy gui`` end to end: a real ``camelpy gui`` process driven in headless Chromium
 by Selenium (the fixtures and helpers of ``tests/test_gui_browser.py``): a game played with the mouse to
-a king hit, the laser drawn square by square, an illegal move refused with the rules' reason, and an
-analysis. Each view is photographed into the screenshots folder (``$CAMELPY_SCREENSHOTS``, git ignores
-it)."""
+a king hit, the laser drawn square by square, an illegal move refused with the rules' reason, an
+analysis, and a match watched live and replayed. Each view is photographed into the screenshots folder
+(``$CAMELPY_SCREENSHOTS``, git ignores it)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+from camelpy.arena.engines import parse_engine
+from camelpy.arena.events import EventLog
+from camelpy.arena.leiserchess import run_match
 from camelpy.leiserchess import STARTING_FEN
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -24,6 +30,7 @@ server = test_gui_browser.server
 KING_STEP = "8/8/8/8/8/8/EE7/7nn W"
 """Tangerine's king on a1 fires east along an empty rank; one step down to a0 and its beam runs along
 rank 0 into Lavender's king on h0."""
+ENGINE = f"{sys.executable} -m camelpy leiserchess"
 
 
 def laser_squares(driver: WebDriver, board: str) -> list[str]:
@@ -120,3 +127,52 @@ def test_analyse_leiserchess(server: str, browser: WebDriver) -> None:
     first.click()  # plays the line's first move on the board
     wait(browser, lambda d: moves(d, "an-moves") == [played])
     assert laser_squares(browser, "analyse-board")  # its laser drawn
+
+
+def test_watch_a_leiserchess_match_live_and_replay_a_game(
+    server: str, browser: WebDriver, runs: Path
+) -> None:
+    live = runs / "leiser-live"
+    log = EventLog(live)
+    log.begin("match", "camelpy leiserchess match", ["deep", "shallow"], 2)
+    open_page(browser, server, "watch")
+    folder = browser.find_element(By.ID, "watch-folder")
+    folder.clear()
+    folder.send_keys(str(live))
+    browser.find_element(By.ID, "watch-button").click()
+    wait(browser, lambda d: "camelpy leiserchess match" in d.find_element(By.ID, "w-title").text)
+    fields = {"white": "deep", "black": "shallow", "fen": STARTING_FEN, "clock": None}
+    log.emit("game", id="1.1", book=[], variant="leiserchess", rules=2016, **fields)
+    log.emit("move", id="1.1", uci="f4f5", score=None, cp=None, depth=None, time=0.1, clock=None)
+    card = "#w-games .game-card[data-game='1.1']"
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, card).get_attribute("data-plies") == "1")
+    assert len(browser.find_elements(By.CSS_SELECTOR, f"{card} g.leiser-piece")) == 16
+    assert browser.find_elements(By.CSS_SELECTOR, f"{card} [data-laser-square='h4']")
+    log.emit("move", id="1.1", uci="a7R", score=None, cp=None, depth=None, time=0.1, clock=None)
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, card).get_attribute("data-plies") == "2")
+    shoot(browser, "watch-leiserchess.png")
+    # A real match, finished: its games replayed from its games.jsonl.
+    played = runs / "leiser-match"
+    engines = (
+        parse_engine([ENGINE, "name=deep", "depth=2"]),
+        parse_engine([ENGINE, "name=shallow", "depth=1"]),
+    )
+    run_match(engines, pairs=1, out=played, max_plies=20, report=lambda line: None)
+    folder = browser.find_element(By.ID, "watch-folder")
+    folder.clear()
+    folder.send_keys(str(played))
+    browser.find_element(By.ID, "watch-button").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#w-finished .finished-game")) == 2)
+    browser.find_element(By.CSS_SELECTOR, "#w-finished .finished-game[data-game='1.1']").click()
+    wait(browser, lambda d: d.find_element(By.ID, "w-replay").is_displayed())
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#replay-board g.leiser-piece")) >= 2)
+    replayed = moves(browser, "rp-moves")
+    assert replayed and all(len(m) in (3, 4, 5, 6) for m in replayed)
+    browser.find_element(By.ID, "rp-first").click()  # the position after the opening
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#rp-moves .current"))
+    browser.find_element(By.ID, "rp-next").click()
+    first = browser.find_element(By.CSS_SELECTOR, "#rp-moves .current").text
+    lastmove = browser.execute_script(
+        "return document.querySelector('#replay-board rect.last').dataset.square"
+    )
+    assert first == replayed[0] and lastmove in first

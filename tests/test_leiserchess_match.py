@@ -58,8 +58,8 @@ def test_a_deeper_search_wins_and_the_match_resumes(tmp_path: Path) -> None:
         if game["termination"] == "king_hit":
             assert board.result() == game["result"]
         assert tuple(game["opening"]) == opening_for(0, game["pair"], 2, 2016)
-    # The GUI's watch shows the run: its engines, every game's result (a Leiserchess game publishes only
-    # its result, as a game on Ray does) and its end; nothing it cannot read.
+    # The GUI's watch shows the run: its engines, every game's moves and result, and its end; nothing it
+    # cannot read.
     watch = MatchWatch(tmp_path / "m")
     watch.poll()
     seen = watch.snapshot()

@@ -10,7 +10,8 @@ Every event has ``type`` and ``t`` (Unix time, seconds). The types, in the order
   ``version`` (:data:`EVENTS_VERSION`).
 - ``game``: a game begins: ``id`` (its PGN round, unique in the run), ``white``, ``black``, ``fen``
   (the opening's root), ``book`` (the opening's moves, UCI), ``clock`` (``{"white": s, "black": s}``
-  or ``null`` without a clock).
+  or ``null`` without a clock); a game other than chess adds ``variant`` (``leiserchess``) and its
+  ``rules`` (2016 or 2018), and its moves are in its own notation.
 - ``move``: a move of a game: ``id``, ``uci``, ``score`` (the mover's, cutechess style, or ``null``),
   ``cp`` (the mover's score in centipawns, mates ±100000), ``depth``, ``time`` (seconds), ``clock``.
 - ``result``: a game ends: ``id``, ``white``, ``black``, ``result``, ``termination``, ``reason``,
@@ -22,7 +23,7 @@ Every event has ``type`` and ``t`` (Unix time, seconds). The types, in the order
   best first.
 - ``end``: the run stops: ``reason`` (``finished``, ``stopped`` by the SPRT, or ``interrupted``).
 
-A game played on a Ray cluster publishes only its ``result`` (its moves happen on another machine).
+A game played on a Ray cluster, or a MiniChess game, publishes only its ``result``.
 
 >>> import tempfile, json
 >>> folder = tempfile.mkdtemp()
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -64,6 +66,7 @@ class EventLog:
     def __init__(self, folder: str | Path) -> None:
         self.path = Path(path_arg(folder, "folder")) / EVENTS_FILE
         self._broken = False
+        self._lock = threading.Lock()  # games on threads (a Leiserchess match) write whole lines
 
     def emit(self, kind: str, /, **fields: Any) -> None:
         """Appends one event of type *kind* with *fields* (JSON data)."""
@@ -85,7 +88,7 @@ class EventLog:
         line = json.dumps({"type": kind, "t": round(time.time(), 3), **fields}, allow_nan=False)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as f:
+            with self._lock, self.path.open("a", encoding="utf-8") as f:
                 f.write(line + "\n")
         except OSError as err:
             self._broken = True

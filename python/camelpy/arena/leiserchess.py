@@ -47,6 +47,7 @@ __all__ = [
     "LeiserPlayer",
     "add_arguments",
     "game_text",
+    "log_record",
     "main",
     "opening_for",
     "play_game",
@@ -326,12 +327,37 @@ def play_game(
     opening: tuple[str, ...],
     rules: int,
     max_plies: int,
+    observer: Observer | None = None,
 ) -> GameRecord:
     """Plays one game, ``players[0]`` moving first (Tangerine), from *opening*
     (:func:`camelpy.arena.game.play_game` under Leiserchess's referee: a draw after *max_plies*, the
-    illegal move that lost recorded)."""
+    illegal move that lost recorded). *observer* gets the game's ``game`` event and each ``move``
+    (:mod:`camelpy.arena.events`; a protocol engine reports no score or depth)."""
     policy = Rules[Board](keep_illegal=True, max_plies=max_plies)
-    return game_loop.play_game(players, Board(rules=rules), policy, opening=opening, pair=pair, game=game)
+    game_id = f"{pair + 1}.{game + 1}"
+    on_move = None
+    if observer is not None:
+        observer(
+            "game",
+            {
+                "id": game_id,
+                "white": players[0].name,
+                "black": players[1].name,
+                "fen": STARTING_FEN,
+                "book": list(opening),
+                "clock": None,
+                "variant": "leiserchess",
+                "rules": rules,
+            },
+        )
+
+        def on_move(board: Board, answer: Answer) -> None:
+            fields = {"id": game_id, "uci": answer.move, "score": None, "cp": None, "depth": None}
+            observer("move", {**fields, "time": round(answer.seconds, 3), "clock": None})
+
+    return game_loop.play_game(
+        players, Board(rules=rules), policy, opening=opening, pair=pair, game=game, on_move=on_move
+    )
 
 
 def _settings(engines: tuple[EngineConfig, ...], args: dict[str, Any]) -> dict[str, Any]:
@@ -355,14 +381,29 @@ def _read_log(path: Path, text: str, settings: dict[str, Any]) -> list[GameRecor
         )
     games = []
     for line in lines[1:]:
-        with contextlib.suppress(ValueError, TypeError, KeyError):
-            data = json.loads(line)
-            if set(data) != _LOG_FIELDS:
-                continue
-            names = (data["tangerine"], data["lavender"])
-            fields = (data["opening"], data["moves"], data["result"], data["termination"])
-            games.append(_record(data["pair"], data["game"], names, *fields))
+        with contextlib.suppress(ValueError):
+            record = log_record(json.loads(line))
+            if record is not None:
+                games.append(record)
     return games
+
+
+def log_record(data: object) -> GameRecord | None:
+    """A game's line of ``games.jsonl`` (read as JSON) as its record; ``None`` when it is not one.
+
+    >>> line = {"pair": 0, "game": 1, "tangerine": "a", "lavender": "b", "opening": ["f4f5"],
+    ...         "moves": ["a6a5"], "result": "*", "termination": "max_plies"}
+    >>> log_record(line).round, log_record({"pair": 0}) is None
+    ('1.2', True)
+    """
+    if not isinstance(data, dict) or set(data) != _LOG_FIELDS:
+        return None
+    try:
+        names = (data["tangerine"], data["lavender"])
+        fields = (data["opening"], data["moves"], data["result"], data["termination"])
+        return _record(data["pair"], data["game"], names, *fields)
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def run_pairs(
@@ -385,9 +426,8 @@ def run_pairs(
     ``engines[pairings[p][1]]`` for every *p*, each pair from its random opening, resuming the log in
     *out* (whose header must hold *settings*; ``None``: no files), and returns every game (earlier
     runs' too). *decided*, given the games so far, may stop the run (an SPRT); *report* gets each game
-    and the games so far; *event* names the run in ``games.txt``; *observer* gets each game's ``result``
-    event (:mod:`camelpy.arena.events`: a Leiserchess game publishes its result only, as a game on Ray
-    does)."""
+    and the games so far; *event* names the run in ``games.txt``; *observer* gets each game's ``game``,
+    ``move`` and ``result`` events (:mod:`camelpy.arena.events`), from the games' threads."""
     folder = None if out is None else Path(path_arg(out, "out"))
     done: list[GameRecord] = []
     if folder is not None:
@@ -414,7 +454,7 @@ def run_pairs(
                 if (pair, game) in finished or stop.is_set():
                     continue
                 order = players if game == 0 else (players[1], players[0])
-                yield play_game(order, pair, game, opening, rules, max_plies)
+                yield play_game(order, pair, game, opening, rules, max_plies, observer)
 
     def on_game(result: GameRecord) -> bool:
         games.append(result)

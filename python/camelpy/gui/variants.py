@@ -33,7 +33,10 @@ import chess.pgn
 
 import camelpy
 from camelpy import leiserchess, minichess
+from camelpy._args import shown
 from camelpy._quote import quote
+from camelpy.arena import leiserchess as leiser_arena
+from camelpy.arena.referee import GameRecord
 from camelpy.errors import IllegalMoveError, InvalidMoveError
 from camelpy.gui.boards import board_view, parse_move, score_view
 from camelpy.gui.messages import InfoView, ScoreView, VariantAbout
@@ -48,6 +51,8 @@ __all__ = [
     "MINICHESS",
     "VARIANTS",
     "Halted",
+    "game_variant",
+    "log_variant",
     "Played",
     "Report",
     "Variant",
@@ -203,6 +208,14 @@ class Variant:
         """One of the engine's reports on *board* as the page shows it (``None`` for one without a
         line): scores from White's side, the PV in UCI and SAN."""
         raise NotImplementedError
+
+    def log_record(self, data: object) -> GameRecord | None:
+        """A line of a match's ``games.jsonl`` (read as JSON) as the game's record, ``None`` when it is
+        not one (chess: :meth:`camelpy.arena.referee.GameRecord.from_json`)."""
+        try:
+            return GameRecord.from_json(data)  # type: ignore[arg-type]  # checked there
+        except (ValueError, TypeError):
+            return None
 
     def tracer(self) -> Any:
         """What :meth:`trace` needs, made once per server (chess: an engine that never searches)."""
@@ -640,6 +653,9 @@ class _Leiserchess(_SmallGame):
         header = "\n".join(f'[{key} "{value}"]' for key, value in tags.items())
         return f"{header}\n\n{' '.join(words)}\n"
 
+    def log_record(self, data: object) -> GameRecord | None:
+        return leiser_arena.log_record(data)
+
     def move_seconds(self, board: leiserchess.Board, limit: chess.engine.Limit) -> float | None:
         """Leiserchess's clock rule, the protocol's (:func:`camelpy.protocols.leiserchess.time_for_move`):
         the limit's time, or with a clock a share of what is left plus most of the increment.
@@ -682,3 +698,32 @@ LEISERCHESS_2018: Variant = _Leiserchess(2018)
 
 VARIANTS = {variant.name: variant for variant in (CHESS, MINICHESS, LEISERCHESS, LEISERCHESS_2018)}
 """The games by name."""
+
+
+def game_variant(game: object = "chess", rules: object = None) -> Variant:
+    """The variant a match's events name: a ``game`` event's ``variant`` (absent: chess) and ``rules``.
+
+    >>> game_variant("leiserchess", 2018) is LEISERCHESS_2018, game_variant() is CHESS
+    (True, True)
+
+    :raises: :exc:`ValueError` quoting a game or rule set the GUI does not play.
+    """
+    name = game
+    if game == "leiserchess" and rules is not None:
+        name = LEISERCHESS.name if rules == leiserchess.RULES[0] else f"leiserchess{rules}"
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        raise ValueError(f"no game {shown(game)} with rules {shown(rules)} in the GUI")
+    return variant
+
+
+def log_variant(header: dict[str, Any]) -> Variant:
+    """The game a match's ``games.jsonl`` holds, from its first line: Leiserchess's names its
+    ``rules`` in its settings; any other is chess's.
+
+    >>> log_variant({"version": 1, "settings": {"rules": 2018}}) is LEISERCHESS_2018
+    True
+    """
+    settings = header.get("settings")
+    rules = settings.get("rules") if isinstance(settings, dict) else None
+    return game_variant("leiserchess", rules) if rules in leiserchess.RULES else CHESS

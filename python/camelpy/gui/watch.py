@@ -9,7 +9,7 @@ The files are data, not trusted: a line that is not a JSON object (not JSON, not
 than :data:`MAX_DEPTH`, longer than :data:`MAX_LINE`) is skipped and counted in the snapshot's
 ``skipped``, and the lines after it are read as usual; a long line is never held in memory whole.
 
->>> import tempfile
+>>> import chess, tempfile
 >>> from camelpy.tools.events import EventLog
 >>> folder = tempfile.mkdtemp()
 >>> log = EventLog(folder)
@@ -28,12 +28,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import chess
-
 from camelpy._args import path_arg
 from camelpy._quote import quote
 from camelpy.gui.boards import board_view
 from camelpy.gui.bounded import parse_json
+from camelpy.gui.variants import CHESS, Variant, game_variant, log_variant
 from camelpy.tools.events import EVENTS_FILE
 from camelpy.tools.openings import Opening
 from camelpy.tools.referee import GameRecord, result_event
@@ -102,7 +101,7 @@ class MatchWatch:
         self._discarding = False  # inside a line longer than MAX_LINE: skip to its end
         self.run: dict[str, Any] | None = None
         self.running: dict[str, dict[str, Any]] = {}
-        self._boards: dict[str, chess.Board] = {}
+        self._boards: dict[str, tuple[Variant, Any]] = {}
         self.finished: list[dict[str, Any]] = []
         self.status: dict[str, Any] | None = None
         self.history: list[list[float]] = []
@@ -184,29 +183,37 @@ class MatchWatch:
             self._boards.clear()
         elif kind == "game":
             game_id = str(event["id"])
-            board = Opening(str(event["fen"]), tuple(event["book"])).board()
-            self._boards[game_id] = board
+            variant = game_variant(event.get("variant", "chess"), event.get("rules"))
+            if variant is CHESS:
+                board: Any = Opening(str(event["fen"]), tuple(event["book"])).board()
+            else:
+                board = variant.new_board(str(event["fen"]))
+                for text in event["book"]:
+                    board.push(variant.parse(board, str(text)))
+            self._boards[game_id] = (variant, board)
             self.running[game_id] = {
                 "id": game_id,
+                "variant": variant.name,
                 "white": str(event["white"]),
                 "black": str(event["black"]),
                 "sans": [],
                 "scores": [],
                 "clock": event.get("clock"),
-                "board": board_view(board, playable=False),
+                "board": _watched(variant, board),
             }
-            return {**event, "game": self.running[game_id]}
+            # The game as it starts: the moves of the same read follow as their own events.
+            return {**event, "game": {**self.running[game_id], "sans": [], "scores": []}}
         elif kind == "move":
             game_id = str(event["id"])
-            board = self._boards[game_id]
-            move = board.parse_uci(str(event["uci"]))
-            san = board.san(move)
+            variant, board = self._boards[game_id]
+            move = variant.parse(board, str(event["uci"]))
+            san = variant.san(board, move)
             board.push(move)
             game = self.running[game_id]
             game["sans"].append(san)
             game["scores"].append({"score": event.get("score"), "depth": event.get("depth")})
             game["clock"] = event.get("clock")
-            game["board"] = board_view(board, playable=False)
+            game["board"] = _watched(variant, board)
             return {**event, "san": san, "board": game["board"]}
         elif kind == "result":
             game_id = str(event["id"])
@@ -282,6 +289,19 @@ class MatchWatch:
         }
 
 
+def _watched(variant: Variant, board: Any) -> dict[str, Any]:
+    """*board* as a watcher sees it: no moves to make."""
+    if variant is CHESS:
+        return board_view(board, playable=False)
+    return {**variant.view(board), "legal": {}}
+
+
+def _tags(record: GameRecord) -> dict[str, str]:
+    """A game record's tags for its game's own record (:meth:`Variant.record`)."""
+    tags = {"Event": "camelpy match", "Round": record.round, "White": record.white, "Black": record.black}
+    return {**tags, "Result": record.result, "Termination": record.termination}
+
+
 def _round_key(label: str) -> tuple[int, ...]:
     try:
         return tuple(int(part) for part in label.split("."))
@@ -289,15 +309,10 @@ def _round_key(label: str) -> tuple[int, ...]:
         return (0,)
 
 
-def _record(line: bytes | None) -> GameRecord | None:
-    """A line of ``games.jsonl`` as a game record, or ``None`` when it is not one."""
+def _record(line: bytes | None, variant: Variant = CHESS) -> GameRecord | None:
+    """A line of *variant*'s ``games.jsonl`` as a game record, or ``None`` when it is not one."""
     data = _parse_line(line) if line is not None else None
-    if data is None:
-        return None
-    try:
-        return GameRecord.from_json(data)
-    except (ValueError, TypeError):
-        return None
+    return None if data is None else variant.log_record(data)
 
 
 def replay(folder: str | Path, game_id: str) -> dict[str, Any]:
@@ -310,22 +325,34 @@ def replay(folder: str | Path, game_id: str) -> dict[str, Any]:
     path = Path(path_arg(folder, "folder")) / "games.jsonl"
     try:
         lines = _lines(path)
-        next(lines, None)  # the header
-        record = next((r for r in map(_record, lines) if r is not None and r.round == game_id), None)
+        first = next(lines, None)  # the header: which game the log holds
+        header = _parse_line(first) if first is not None else None
+        variant = log_variant(header) if header is not None else CHESS
+        records = (_record(line, variant) for line in lines)
+        record = next((r for r in records if r is not None and r.round == game_id), None)
     except OSError as err:
         raise ValueError(f"cannot read {quote(str(path))}: {err.strerror or err}") from None
     if record is not None:
-        board = record.opening.board()
-        positions = [board_view(board, playable=False)]
+        if variant is CHESS:
+            board: Any = record.opening.board()
+        else:
+            board = variant.new_board(record.opening.fen)
+            for text in record.opening.moves:
+                board.push(variant.parse(board, text))
+        positions = [_watched(variant, board)]
         sans, scores = [], []
         for played in record.moves:
-            move = board.parse_uci(played.uci)
-            sans.append(board.san(move))
+            try:
+                move = variant.parse(board, played.uci)
+            except ValueError:  # the illegal move that lost: the game ends before it
+                break
+            sans.append(variant.san(board, move))
             scores.append({"score": played.score, "depth": played.depth})
             board.push(move)
-            positions.append(board_view(board, playable=False))
+            positions.append(_watched(variant, board))
         return {
             "id": record.round,
+            "variant": variant.name,
             "white": record.white,
             "black": record.black,
             "result": record.result,
@@ -333,6 +360,6 @@ def replay(folder: str | Path, game_id: str) -> dict[str, Any]:
             "sans": sans,
             "scores": scores,
             "positions": positions,
-            "pgn": record.to_pgn(),
+            "pgn": record.to_pgn() if variant is CHESS else variant.record(board, _tags(record), []),
         }
     raise ValueError(f"no game {quote(game_id)} in {quote(str(path))}")
