@@ -5,7 +5,7 @@ same cores, side by side in one run.
 Ray instance of N CPUs (default: this machine's) and measures, each way:
 
 - **tasks**: 2,000 empty tasks through :class:`camelpy.cluster.TaskPool` (N at once): the cost of one
-  task, from which the README's plan for 10 and 100 machines is worked out;
+  task, from which docs/guide/ray.md's plan for 10 and 100 machines is worked out;
 - **match**: P game pairs (default 12) of camelpy against itself at 5,000 nodes per move from
   ``balanced.epd``, N games at once locally, N pairs at once on Ray: games per hour;
 - **analyse_many**: K positions (default 1,000) of ``balanced.epd`` at 5,000 nodes: positions per

@@ -1,6 +1,6 @@
 """Runs the ``>>>`` examples in the installed package's docstrings (Python modules and the native
-``camelpy._core`` classes), so documented examples cannot rot. (The README's examples run through
-``--doctest-glob=README.md``.)"""
+``camelpy._core`` classes), so documented examples cannot rot. (The README's and the documentation
+pages' examples run through ``--doctest-glob=*.md``.)"""
 
 from __future__ import annotations
 

@@ -167,7 +167,7 @@ def test_uciok_quickly_after_launch() -> None:
     with chess.engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=10):
         ready = time.monotonic() - start
     print(f"popen_uci (launch, uci, uciok) took {ready * 1000:.0f} ms")
-    assert ready < 5.0  # generous; README quotes the measured figure (target: 1 s)
+    assert ready < 5.0  # generous; docs/guide/uci.md quotes the measured figure (target: 1 s)
 
 
 def _console_script() -> str | None:

@@ -9,7 +9,7 @@ task's result is used, so nothing is lost or counted twice. Without Ray installe
 
 :func:`connect` joins a cluster (``ray.init``); a program that called ``ray.init`` itself is used as
 it is. Every node must have camelpy installed (and, for matches, the engine commands on its ``PATH``);
-the README's "On a Ray cluster" section shows how to ship a wheel to the workers.
+docs/guide/ray.md ("A cluster of two machines") shows how to ship a wheel to the workers.
 
 >>> missing_ray_message("camelpy match --ray")
 "camelpy match --ray needs Ray: pip install 'camelpy[ray]'"

@@ -14,7 +14,8 @@ protocol loops (UCI, the Leiserchess protocol, the MiniChess file player) are :m
 Tools may import both; neither imports a tool. ``camelpy gui`` lives above them in :mod:`camelpy.gui`
 (its command in :mod:`camelpy.gui.server`).
 
-The old flat paths stay importable as aliases, for the names the README documents:
+The old flat paths stay importable as aliases, for the names the README documented (the user guide
+names them now):
 ``camelpy.tools.book``, ``.epd``, ``.tune``, ``.selfplay_tune`` (now under :mod:`camelpy.tools.chess` and
 :mod:`camelpy.tools.games`) and ``camelpy.tools.match``, ``.stats``, ``.events``, ``.openings``,
 ``.referee`` (now :mod:`camelpy.arena`)."""

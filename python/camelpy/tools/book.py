@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.book`` (which the README names) still imports: Polyglot opening
+"""An alias, kept so that ``camelpy.tools.book`` (which the README named) still imports: Polyglot opening
 books' tool is :mod:`camelpy.tools.chess.book`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.tools.chess.book

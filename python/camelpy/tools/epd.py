@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.epd`` (which the README names) still imports: the EPD test suites'
+"""An alias, kept so that ``camelpy.tools.epd`` (which the README named) still imports: the EPD test suites'
 tool is :mod:`camelpy.tools.chess.epd`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.tools.chess.epd

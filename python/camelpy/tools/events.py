@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.events`` (which the README names) still imports: the events stream
+"""An alias, kept so that ``camelpy.tools.events`` (which the README named) still imports: the events stream
 the GUI watches is :mod:`camelpy.arena.events`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.arena.events

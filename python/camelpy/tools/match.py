@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.match`` (which the README names) still imports: matches with SPRT is
+"""An alias, kept so that ``camelpy.tools.match`` (which the README named) still imports: matches with SPRT is
 :mod:`camelpy.arena.match`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.arena.match

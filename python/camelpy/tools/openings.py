@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.openings`` (which the README names) still imports: the opening sets
+"""An alias, kept so that ``camelpy.tools.openings`` (which the README named) still imports: the opening sets
 is :mod:`camelpy.arena.openings`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.arena.openings

@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.referee`` (which the README names) still imports: the chess referee
+"""An alias, kept so that ``camelpy.tools.referee`` (which the README named) still imports: the chess referee
 is :mod:`camelpy.arena.referee`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.arena.referee

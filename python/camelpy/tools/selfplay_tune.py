@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.selfplay_tune`` (which the README names) still imports: the small
+"""An alias, kept so that ``camelpy.tools.selfplay_tune`` (which the README named) still imports: the small
 games' self-play tuner is :mod:`camelpy.tools.games.selfplay_tune`, and this module re-exports its public
 names (its ``__all__``).
 

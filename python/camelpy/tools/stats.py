@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.stats`` (which the README names) still imports: the match statistics
+"""An alias, kept so that ``camelpy.tools.stats`` (which the README named) still imports: the match statistics
 is :mod:`camelpy.arena.stats`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.arena.stats

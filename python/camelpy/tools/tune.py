@@ -1,4 +1,4 @@
-"""An alias, kept so that ``camelpy.tools.tune`` (which the README names) still imports: the evaluation tuner
+"""An alias, kept so that ``camelpy.tools.tune`` (which the README named) still imports: the evaluation tuner
 is :mod:`camelpy.tools.chess.tune`, and this module re-exports its public names (its ``__all__``).
 
 >>> import camelpy.tools.chess.tune
