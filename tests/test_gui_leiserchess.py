@@ -141,6 +141,7 @@ def test_over_the_socket_a_game_an_illegal_move_and_an_analysis(client: TestClie
     hello = page.until("hello")
     assert hello["variants"]["leiserchess"]["title"] == "Leiserchess (2016 rules)"
     assert hello["variants"]["leiserchess2018"]["multipv"] == 1
+    assert hello["variants"]["leiserchess"]["sides"] == ["Tangerine", "Lavender"]
     page.send("new_game", variant="leiserchess", human="white", strength={"kind": "nodes", "value": 300})
     page.until("game", lambda m: m["game"] is not None and m["game"]["variant"] == "leiserchess")
     page.send("move", uci="h0h0")
@@ -154,7 +155,7 @@ def test_over_the_socket_a_game_an_illegal_move_and_an_analysis(client: TestClie
     page.until("game", lambda m: m["game"]["moves"] == [])
     page.send("resign")
     over = page.until("game", lambda m: m["game"]["result"] is not None)
-    assert over["game"]["result"] == "0-1"
+    assert (over["game"]["result"], over["game"]["reason"]) == ("0-1", "Tangerine resigns")
     page.send("load", text=KING_HIT, variant="leiserchess")
     line = page.until("line", lambda m: m["line"]["variant"] == "leiserchess")
     assert "king_face" in line["trace"]

@@ -105,7 +105,7 @@ def test_an_illegal_move_is_refused_with_its_reason_and_the_laser_drawn(
     assert laser_squares(browser, "play-board") == ["g0", "f0", "e0", "d0"]
     king = browser.find_element(By.CSS_SELECTOR, "#play-board g.leiser-piece[data-square='h0']")
     assert king.get_attribute("data-piece") == "WW"
-    assert "Black to move" in browser.find_element(By.ID, "play-status").text
+    assert "Lavender to move" in browser.find_element(By.ID, "play-status").text
 
 
 def test_analyse_leiserchess(server: str, browser: WebDriver) -> None:

@@ -113,6 +113,9 @@ class VariantAbout(TypedDict):
     chess960: bool
     """Whether its games may start from a Chess960 position."""
     fen_hint: str
+    sides: list[str]
+    """The sides' names, the first player's first (White and Black; Leiserchess's Tangerine and
+    Lavender)."""
     """What its position text looks like."""
 
 

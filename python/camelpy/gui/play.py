@@ -214,7 +214,7 @@ class Game:
         if self.time_left(now)[self.board.turn] > 0:
             return False
         loser = self.board.turn
-        self._end("0-1" if loser == chess.WHITE else "1-0", f"{_name(loser)} loses on time")
+        self._end("0-1" if loser == chess.WHITE else "1-0", f"{self.side_name(loser)} loses on time")
         self.remaining[loser] = 0.0
         return True
 
@@ -268,7 +268,7 @@ class Game:
             raise ValueError(f"the game is over ({self.reason})")
         engine = self.engine_color()
         loser = self.board.turn if engine is None else not engine
-        self._end("0-1" if loser == chess.WHITE else "1-0", f"{_name(loser)} resigns")
+        self._end("0-1" if loser == chess.WHITE else "1-0", f"{self.side_name(loser)} resigns")
 
     def offer_draw(self, engine_cp: int | None) -> bool:
         """The person offers a draw; the engine, whose current score from its side is *engine_cp*,
@@ -284,6 +284,10 @@ class Game:
             return False
         self._end("1/2-1/2", "draw agreed")
         return True
+
+    def side_name(self, color: chess.Color) -> str:
+        """*color*'s name in the game (White, or Leiserchess's Tangerine)."""
+        return self.variant.sides[0 if color == chess.WHITE else 1]
 
     def _end(self, result: str, reason: str) -> None:
         self.result, self.reason = result, reason

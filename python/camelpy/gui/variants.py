@@ -124,6 +124,8 @@ class Variant:
     """Whether a game may start from a Chess960 position."""
     fen_hint = "FEN"
     """What a position's text looks like, for the page's boxes."""
+    sides = ("White", "Black")
+    """The sides' names, the first player's first."""
     reads_pgn = False
     """Whether a pasted text may be a PGN (else it is the game's one-line position)."""
     engine_type: type[Any] = object
@@ -178,6 +180,7 @@ class Variant:
             "multipv": self.max_multipv,
             "chess960": self.chess960,
             "fen_hint": self.fen_hint,
+            "sides": list(self.sides),
         }
 
     def engine(self, hash_mb: int) -> Any:
@@ -557,6 +560,7 @@ class _Leiserchess(_SmallGame):
     beams the last move fired (:meth:`laser_view`)."""
 
     files = ranks = 8
+    sides = ("Tangerine", "Lavender")
     fen_hint = "ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W (ranks 7 to 0, W or B to move)"
     engine_type = leiserchess.Searcher
     analysis_seconds = LEISER_ANALYSIS_S
@@ -680,7 +684,7 @@ class _Leiserchess(_SmallGame):
             rows.append(f"{name:<18}{weights[name]:>8}{feature:>9}{weights[name] * feature:>9}")
         side = "Tangerine" if board.turn else "Lavender"
         rows.append(f"evaluation for the side to move ({side}): {evaluation.value}")
-        rows.append("(the products' sum is Tangerine's; the tempo counts for the side to move)")
+        rows.append("(the products but the tempo's, from the side to move's view, plus the tempo's)")
         return "\n".join(rows)
 
 

@@ -174,7 +174,7 @@ $("ng-strength").addEventListener("change", () => {
 
 // The games as the server offers them (hello's variants: title, analysis lines, Chess960, position text).
 let variants = {};
-const about = (name) => variants[name] || { multipv: 1, chess960: true, fen_hint: "FEN" };
+const about = (name) => variants[name] || { multipv: 1, chess960: true, fen_hint: "FEN", sides: ["White", "Black"] };
 
 function setVariants(offered) {
   variants = offered;
@@ -233,7 +233,7 @@ function showGame(view, thinking) {
   let status;
   if (view.result) status = `${view.result} — ${view.reason}`;
   else if (thinking) status = "camelpy is thinking…";
-  else status = `${view.board.turn === "white" ? "White" : "Black"} to move` + (humanToMove ? " — your move" : "");
+  else status = `${about(view.variant).sides[view.board.turn === "white" ? 0 : 1]} to move` + (humanToMove ? " — your move" : "");
   $("play-status").textContent = status;
   $("play-status").className = "status" + (view.result ? " over" : "");
   $("play-pgn").value = view.pgn;
@@ -572,7 +572,7 @@ function addFinished(result) {
   const row = document.createElement("div");
   row.className = "finished-game";
   row.dataset.game = result.id;
-  row.textContent = `${result.id}  ${result.white} – ${result.black}  ${result.result}  (${result.reason}, ${result.plies} plies)`;
+  row.textContent = `${result.id}  ${result.white} – ${result.black}  ${result.result}  (${result.reason || result.termination}, ${result.plies} plies)`;
   row.title = "replay this game";
   row.addEventListener("click", () => send("replay", { id: result.id }));
   $("w-finished").prepend(row);
