@@ -193,9 +193,13 @@ def test_a_match_publishes_its_moves_and_the_watch_replays_them(leiser_match: Pa
         moves = [e["uci"] for e in events if e["type"] == "move" and e["id"] == game_id]
         assert moves == record["moves"]
         assert next(g for g in games if g["id"] == game_id)["book"] == record["opening"]
+    statuses = [e for e in events if e["type"] == "status"]  # the score after each game
+    assert [(s["games"], sum(s["pentanomial"])) for s in statuses] == [(1, 0), (2, 1)]
+    assert statuses[-1]["wins"] + statuses[-1]["draws"] + statuses[-1]["losses"] == 2
     watch = MatchWatch(leiser_match)
     watch.poll()
     seen = watch.snapshot()
+    assert seen["status"] == statuses[-1]
     assert (seen["skipped"], seen["ended"], seen["running"]) == (0, "finished", [])
     assert sorted(g["id"] for g in seen["finished"]) == ["1.1", "1.2"]
     shown = replay(leiser_match, "1.2")

@@ -16,9 +16,9 @@ Every event has ``type`` and ``t`` (Unix time, seconds). The types, in the order
   ``cp`` (the mover's score in centipawns, mates ±100000), ``depth``, ``time`` (seconds), ``clock``.
 - ``result``: a game ends: ``id``, ``white``, ``black``, ``result``, ``termination``, ``reason``,
   ``plies`` (moves played after the book).
-- ``status`` (a match, after each game and at its start): ``games``, ``wins``, ``draws``, ``losses``,
-  ``pentanomial``, ``elo`` (``{"elo", "lower", "upper"}`` or ``null``), ``llr``, ``bounds``,
-  ``decision``, ``line`` (the live status line).
+- ``status`` (a match, after each game, and a chess match at its start): ``games``, ``wins``,
+  ``draws``, ``losses``, ``pentanomial``, ``elo`` (``{"elo", "lower", "upper"}`` or ``null``), ``llr``,
+  ``bounds``, ``decision``, ``line`` (the live status line).
 - ``standings`` (a tournament, after each game and at its start): ``rows``, ``[name, points, games]``
   best first.
 - ``end``: the run stops: ``reason`` (``finished``, ``stopped`` by the SPRT, or ``interrupted``).

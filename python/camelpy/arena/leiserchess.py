@@ -500,6 +500,8 @@ def run_match(
     folder = Path(path_arg(out, "out"))
 
     def line(result: GameRecord, games: list[GameRecord]) -> None:
+        # The running score for watchers, as a chess match publishes it after each game.
+        events.write("status", summarize(engines[0].name, engines[1].name, games, sprt).status_event())
         report(
             f"game {len(games)}: {result.white} - {result.black} {result.result}"
             f" ({result.termination}); {_summary(engines, games, rules)['status']}"
