@@ -30,8 +30,13 @@ MAX_VALUE_REPR = 120
 page."""
 
 
-DOCSTRING_REQUIRED = ("module", "class", "exception", "function", "method")
-"""What autodoc documents that must have a docstring (attributes and constants may go without)."""
+DOCSTRING_REQUIRED = ("module", "class", "exception", "function", "method", "data")
+"""What autodoc documents that must have a docstring (a class's attributes, fields included, may go
+without)."""
+
+
+def _words(lines: list[str]) -> list[str]:
+    return " ".join(lines).split()
 
 
 @dataclass(frozen=True)
@@ -184,6 +189,64 @@ def module_rst(module_name: str) -> list[str]:
     return lines
 
 
+@functools.cache
+def stub_signatures() -> dict[str, tuple[str, str | None]]:
+    """The native module's signatures as ``_core.pyi`` types them: ``"Position.fen"`` → ``("(*, shredder:
+    bool = False)", "str")``. The extension's own text signatures carry no types; the stubs (checked against
+    it by ``tests/test_stubs.py``) do. Overloaded names are left out (autodoc keeps the text signature)."""
+    import camelpy
+
+    tree = ast.parse((Path(camelpy.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
+    found: dict[str, tuple[str, str | None]] = {}
+    overloaded: set[str] = set()
+
+    def add(qualname: str, node: ast.FunctionDef, drop_first: bool) -> None:
+        decorators = {ast.unparse(d) for d in node.decorator_list}
+        if "overload" in decorators or "typing.overload" in decorators or qualname in found:
+            overloaded.add(qualname)
+        if decorators & {"property", "staticmethod"} == {"property"}:
+            return
+        args = node.args
+        if drop_first and "staticmethod" not in decorators:
+            # Without self (or cls); defaults belong to the last parameters, so they stay as they are.
+            if args.posonlyargs:
+                args.posonlyargs = args.posonlyargs[1:]
+            elif args.args:
+                args.args = args.args[1:]
+        returns = ast.unparse(node.returns) if node.returns is not None else None
+        found[qualname] = (f"({ast.unparse(args)})", returns)
+
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            add(node.name, node, False)
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    add(f"{node.name}.{item.name}", item, True)
+    return {name: sig for name, sig in found.items() if name not in overloaded}
+
+
+def _is_native(obj: Any) -> bool:
+    core = importlib.import_module("camelpy._core")
+    natives = {id(value) for value in vars(core).values()}
+    owner = getattr(obj, "__objclass__", None) or getattr(obj, "__self__", None)
+    return id(obj) in natives or (owner is not None and id(owner) in natives)
+
+
+def _resolve(dotted: str) -> Any:
+    """The object at a dotted path (a module's, or an attribute's of one), or None."""
+    parts = dotted.split(".") if dotted else []
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            obj = getattr(obj, part, None)
+        return obj
+    return None
+
+
 def setup(app: Any) -> dict[str, Any]:
     from docutils.statemachine import StringList
     from sphinx.util import logging
@@ -213,10 +276,35 @@ def setup(app: Any) -> dict[str, Any]:
     def warn_on_missing_docstring(
         app: Any, what: str, name: str, obj: Any, options: Any, lines: list[str]
     ) -> None:
-        # A public module, class or function without a docstring is a warning, so -W fails the build.
+        # A constant without a docstring of its own gets its type's from autodoc (int's "int([x]) ->
+        # integer"): that is no docstring.
+        type_doc = type(obj).__doc__
+        if what in ("data", "attribute") and not inspect.isclass(obj) and isinstance(type_doc, str):
+            if _words(lines) == _words([type_doc]):
+                lines.clear()
+        # A public module, class, function or module constant without a docstring is a warning, so -W
+        # fails the build.
         if what in DOCSTRING_REQUIRED and not any(line.strip() for line in lines):
             logger.warning("%s %s has no docstring", what, name)
 
+    def typed_native_signature(
+        app: Any, what: str, name: str, obj: Any, options: Any, signature: str | None, returns: str | None
+    ) -> tuple[str, str | None] | None:
+        # A class or function of the native module takes its signature from the stubs.
+        parent_path, _, attribute = name.rpartition(".")
+        parent = _resolve(parent_path)
+        if inspect.isclass(parent) and _is_native(parent):  # a method, static ones included
+            return stub_signatures().get(f"{parent.__name__}.{attribute}")
+        if not _is_native(obj):
+            return None
+        if inspect.isclass(obj):
+            stub = stub_signatures().get(f"{obj.__name__}.__new__") or stub_signatures().get(
+                f"{obj.__name__}.__init__"
+            )
+            return (stub[0], None) if stub else None
+        return stub_signatures().get(getattr(obj, "__qualname__", ""))
+
     app.add_directive("camelpy-module", CamelpyModule)
+    app.connect("autodoc-process-signature", typed_native_signature)
     app.connect("autodoc-process-docstring", warn_on_missing_docstring)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -19,13 +19,25 @@ import threading
 
 import chess
 
-from camelpy._core import MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, STARTING_FEN, Position, __version__
+from camelpy import _core
+from camelpy._core import Position
 from camelpy._core import divide as _divide
 from camelpy._core import perft as _perft
 from camelpy.engine import Engine, SearchResult, bench, search
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from camelpy.review import GameReview, MoveReview, review
 from camelpy.types import BoardOrFen, board_root
+
+MAX_HASH_MB = _core.MAX_HASH_MB
+"""The largest transposition table, in MiB (:class:`Engine`'s *hash_mb*, the UCI option ``Hash``)."""
+MAX_THREADS = _core.MAX_THREADS
+"""The most search threads (:class:`Engine`'s *threads*, the UCI option ``Threads``)."""
+MAX_MULTIPV = _core.MAX_MULTIPV
+"""The most lines one search reports (*multipv*, the UCI option ``MultiPV``)."""
+STARTING_FEN = _core.STARTING_FEN
+"""The standard starting position's FEN."""
+__version__ = _core.__version__
+"""camelpy's version, the package's and the crates'."""
 
 __all__ = [
     "MAX_HASH_MB",

@@ -26,6 +26,7 @@ from camelpy.types import BoardOrFen, SearchResult, board_root, info_dict, limit
 __all__ = ["EVALUATIONS", "Engine", "InfoCallback", "SearchResult", "bench", "search"]
 
 InfoCallback = Callable[["chess.engine.InfoDict"], object]
+"""What *info* takes: called with each iteration's report as a python-chess ``InfoDict``."""
 
 EVALUATIONS = ("nnue", "classical")
 """The evaluations an :class:`Engine` can search with: a network (the default) or the classical one."""

@@ -53,7 +53,9 @@ from camelpy.protocols.uci.session import SearchSession, UciPosition
 __all__ = ["ENGINE_AUTHOR", "ENGINE_NAME", "LineSource", "UciEngine"]
 
 ENGINE_NAME = f"camelpy {_core.__version__}"
+"""What ``uci`` answers as ``id name``."""
 ENGINE_AUTHOR = "the camelpy developers"
+"""What ``uci`` answers as ``id author``."""
 
 MAX_LINE_BYTES = 1 << 20
 """Longest input line read as a command (1 MiB): the longest legal game (~17,700 plies at 5-6 bytes per
