@@ -30,6 +30,8 @@ server = test_gui_browser.server
 KING_STEP = "8/8/8/8/8/8/EE7/7nn W"
 """Tangerine's king on a1 fires east along an empty rank; one step down to a0 and its beam runs along
 rank 0 into Lavender's king on h0."""
+PINNED = "ss7/8/8/8/NW7/8/8/7NN W"
+"""Lavender's king on a7 fires south; the beam turns west at Tangerine's pawn on a3, which is pinned."""
 ENGINE = f"{sys.executable} -m camelpy leiserchess"
 
 
@@ -176,3 +178,20 @@ def test_watch_a_leiserchess_match_live_and_replay_a_game(
         "return document.querySelector('#replay-board rect.last').dataset.square"
     )
     assert first == replayed[0] and lastmove in first
+
+
+def test_a_pinned_pawn_is_refused_with_its_reason(server: str, browser: WebDriver) -> None:
+    open_page(browser, server, "play")
+    Select(browser.find_element(By.ID, "ng-human")).select_by_value("both")
+    new_game(browser, variant="leiserchess", fen=PINNED)
+    square(browser, "play-board", "a3").click()  # picked up, though the rules give it no move
+    assert not browser.find_elements(By.CSS_SELECTOR, "#play-board circle.dest")
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#play-board .leiser-menu button")
+    assert [b.get_attribute("class") for b in buttons] == ["leiser-action forbidden"] * 3
+    drag(browser, "play-board", "a3", "b3")
+    message = browser.find_element(By.ID, "message")
+    wait(browser, lambda d: message.is_displayed() and "a pinned pawn" in message.text)
+    assert "'a3b3'" in message.text and moves(browser, "play-moves") == []
+    square(browser, "play-board", "h0").click()
+    square(browser, "play-board", "h1").click()  # the king steps up: a move the rules allow
+    wait(browser, lambda d: moves(d, "play-moves") == ["h0h1"])

@@ -227,7 +227,7 @@ class Board {
       this.tryMove(this.selected, square);
       return;
     }
-    if (this.legal[square] && this.legal[square].length) {
+    if (this.movable(square)) {
       const [x, y] = this.boardPoint(event);
       this.press = { from: square, x, y, startX: x, startY: y, dragging: false, wasSelected: this.selected === square };
       this.selected = square;
@@ -275,7 +275,14 @@ class Board {
     this.render();
   }
 
+  // Whether a press on `square` picks up a piece (chess: one with a legal move).
+  movable(square) {
+    if (this.style) return this.style.movable(this, square);
+    return !!(this.legal[square] && this.legal[square].length);
+  }
+
   destinations(from) {
+    if (this.style) return this.style.destinations(this, from);
     return (this.legal[from] || []).map((u) => u.slice(2, 4));
   }
 

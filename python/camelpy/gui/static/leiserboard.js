@@ -6,7 +6,10 @@
 // menu); a selected piece offers its rotations (R, U, L) and the king its null move in a menu. The last
 // move's laser is drawn square by square from the firing king, with the zapped pawn or the hit king
 // marked. The legal moves come from the server (the course's notation, grouped by the square moved
-// from); the board never decides legality itself.
+// from) and are dotted; the board never decides legality itself: any piece of the side to move may be
+// picked up and put on any neighbouring square (but one of the mover's own where no move goes: that
+// picks it up instead), and a move the rules forbid (Ko, a pinned pawn) goes to the server, which answers
+// with its reason.
 "use strict";
 
 (() => {
@@ -16,7 +19,8 @@
   // Each pawn code's corners as [x, y] in the square (0, 0 top left): the corner the mirror faces first.
   const CORNERS = { NW: [0, 0], NE: [1, 0], SE: [1, 1], SW: [0, 1] };
   const KING_DIRS = { NN: [0, -1], EE: [1, 0], SS: [0, 1], WW: [-1, 0] };
-  const TURNS = { R: "↻ turn right (R)", U: "⟲ turn round (U)", L: "↺ turn left (L)" };
+  const TURNS = { R: "↻ R", U: "⟲ U", L: "↺ L" };
+  const TURN_WORDS = { R: "turn right", U: "turn round", L: "turn left" };
 
   function el(tag, attrs) {
     const node = document.createElementNS(NS, tag);
@@ -159,7 +163,7 @@
     }
     drawLaser(board, svg);
     if (board.selected) {
-      for (const dest of new Set(board.destinations(board.selected).filter((d) => isSquare(d) && d !== board.selected))) {
+      for (const dest of new Set(legalTargets(board, board.selected))) {
         const [x, y] = xy(board, dest);
         const occupied = placed[dest] !== undefined;
         svg.appendChild(el("circle", occupied
@@ -180,6 +184,30 @@
     showMenu(board, board.selected ? inPlace(board, board.selected) : []);
   }
 
+  // While the person may move (the server sent legal moves): any piece of the side to move.
+  function movable(board, square) {
+    if (!Object.keys(board.legal || {}).length) return false;
+    const code = pieces(board.fen)[square];
+    const white = (board.fen || "").split(" ")[1] === "W";
+    return code !== undefined && (code === code.toUpperCase()) === white;
+  }
+
+  // Where a piece may be put: every neighbouring square (the rules' own moves are dotted by render).
+  function destinations(board, from) {
+    const file = FILES.indexOf(from[0]), rank = Number(from.slice(1));
+    const found = [];
+    for (const df of [-1, 0, 1]) for (const dr of [-1, 0, 1]) {
+      const f = file + df, r = rank + dr;
+      if ((df || dr) && f >= 0 && f < 8 && r >= RANK_BASE && r < 8 + RANK_BASE) found.push(FILES[f] + r);
+    }
+    return found;
+  }
+
+  // The neighbouring squares the rules' moves from `from` go to (a shift's, or a swap's first square).
+  function legalTargets(board, from) {
+    return (board.legal[from] || []).map((m) => m.slice(2, 4)).filter((d) => isSquare(d) && d !== from);
+  }
+
   // The selected piece's moves that stay on its square: its three rotations and a king's null move,
   // each offered even when the rules forbid it now (the server then says why: Ko, ...).
   function inPlace(board, from) {
@@ -189,13 +217,14 @@
 
   function label(move) {
     if (move.length === 3) return TURNS[move[2]];
-    if (move.length === 4 && move.slice(0, 2) === move.slice(2)) return "fire (null move)";
+    if (move.length === 4 && move.slice(0, 2) === move.slice(2)) return "fire (null)";
     if (move.length === 5) return `swap ${move.slice(2, 4)}, then ${TURNS[move[4]]}`;
     if (move.length === 6) return `swap ${move.slice(2, 4)}, then to ${move.slice(4)}`;
     return move;
   }
 
-  // The menu of moves beside the board (an empty list hides it).
+  // The menu of moves just under the board, below the piece's file (an empty list hides it): it covers
+  // no square, so the piece can still be dragged anywhere.
   function showMenu(board, moves) {
     let menu = board.leiserMenu;
     if (!menu) {
@@ -206,10 +235,8 @@
     menu.innerHTML = "";
     menu.classList.toggle("hidden", moves.length === 0);
     if (!moves.length) return;
-    const [x, y] = xy(board, moves[0].slice(0, 2));
-    menu.style.left = `${Math.min(x, board.files - 3) * 100 / board.files}%`;
-    menu.style.top = `${(y + 1) * 100 / board.ranks}%`;
-    if (y >= board.ranks - 2) menu.style.top = `${Math.max(0, y - moves.length * 0.45) * 100 / board.ranks}%`;
+    const [x] = xy(board, moves[0].slice(0, 2));
+    menu.style.left = `${Math.min(x, board.files / 2) * 100 / board.files}%`;
     for (const move of moves) {
       const button = document.createElement("button");
       button.type = "button";
@@ -217,7 +244,8 @@
       button.className = "leiser-action" + (allowed ? "" : " forbidden");
       button.dataset.move = move;
       button.textContent = label(move);
-      button.title = allowed ? move : `${move}: the rules forbid it here`;
+      const words = move.length === 3 ? `${move}: ${TURN_WORDS[move[2]]}` : move;
+      button.title = allowed ? words : `${words}: the rules forbid it here`;
       button.addEventListener("pointerdown", (e) => e.stopPropagation());
       button.addEventListener("click", (e) => {
         e.stopPropagation();
@@ -231,15 +259,17 @@
   }
 
   // A piece dropped (or clicked) onto a neighbouring square: the one move there, or under the 2018 rules
-  // the swap's follow-ups to choose from.
+  // the swap's follow-ups to choose from; with none, the shift itself, for the server to say why not.
   function tryMove(board, from, to) {
     const candidates = (board.legal[from] || []).filter((m) => m.slice(2, 4) === to && m !== from + from);
-    board.selected = null;
+    const switching = !candidates.length && movable(board, to); // another of one's pieces: pick it up
+    board.selected = switching ? to : null;
     board.render();
-    if (candidates.length === 1) board.onMove(candidates[0]);
-    else if (candidates.length > 1) showMenu(board, candidates);
+    if (switching) return;
+    if (candidates.length > 1) showMenu(board, candidates);
+    else board.onMove(candidates.length ? candidates[0] : from + to);
   }
 
-  const style = { rankBase: RANK_BASE, xy, squareAt, render, tryMove };
+  const style = { rankBase: RANK_BASE, xy, squareAt, render, tryMove, movable, destinations };
   window.BOARD_STYLES = Object.assign(window.BOARD_STYLES || {}, { leiserchess: style, leiserchess2018: style });
 })();
