@@ -309,8 +309,9 @@ def test_review_the_game_just_played(server: str, browser: WebDriver) -> None:
     browser.find_element(By.ID, "pgn-review").click()  # to the Review view, the game's PGN in it
     wait(browser, lambda d: d.find_element(By.ID, "view-review").is_displayed())
     wait(browser, lambda d: moves(d, "rv-moves") == ["f3", "e5", "g4", "Qh4#"])
-    marked = browser.find_element(By.CSS_SELECTOR, "#rv-moves .move[data-ply='3']")
-    assert marked.get_attribute("data-judgement") == "blunder"  # g4 allows the mate
+    marked = "#rv-moves .move[data-ply='3']"  # found afresh each time: the list redraws as progress comes
+    judgement = lambda d: d.find_element(By.CSS_SELECTOR, marked).get_attribute("data-judgement")  # noqa: E731
+    wait(browser, lambda d: judgement(d) == "blunder")  # g4 allows the mate
 
 
 def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDriver, runs: Path) -> None:

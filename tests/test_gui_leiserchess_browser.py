@@ -78,6 +78,9 @@ def test_play_leiserchess_to_a_king_hit(server: str, browser: WebDriver) -> None
         lambda d: "Tangerine wins: a king is hit by the laser" in d.find_element(By.ID, "play-status").text,
     )
     assert laser_squares(browser, "play-board") == ["b0", "c0", "d0", "e0", "f0", "g0", "h0"]
+    assert not browser.find_element(By.ID, "pgn-review").is_displayed()  # the game review is chess's only
+    sides = Select(browser.find_element(By.ID, "ng-human")).options
+    assert [o.text for o in sides] == ["Tangerine", "Lavender", "both sides"]
     assert browser.find_element(By.CSS_SELECTOR, "#play-board [data-hit]").get_attribute("data-hit") == "h0"
     assert moves(browser, "play-moves") == ["a1a0"]
     record = browser.find_element(By.ID, "play-pgn").get_attribute("value")

@@ -187,6 +187,9 @@ $("ng-variant").addEventListener("change", () => {
   chess960.disabled = !game.chess960;
   if (!game.chess960 && $("ng-start").value === "960") $("ng-start").value = "standard";
   $("ng-fen").placeholder = game.fen_hint;
+  // "You play": the game's own side names (Tangerine and Lavender in Leiserchess).
+  $("ng-human").querySelector('option[value="white"]').textContent = game.sides[0];
+  $("ng-human").querySelector('option[value="black"]').textContent = game.sides[1];
   $("ng-start").dispatchEvent(new Event("change"));
 });
 
@@ -237,6 +240,7 @@ function showGame(view, thinking) {
   $("play-status").textContent = status;
   $("play-status").className = "status" + (view.result ? " over" : "");
   $("play-pgn").value = view.pgn;
+  $("pgn-review").classList.toggle("hidden", view.variant !== "chess"); // the review is chess's only
   const [white, black] = view.players;
   const topIsBlack = playBoard.orientation === "white";
   $("play-top-name").textContent = topIsBlack ? black : white;
