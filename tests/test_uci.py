@@ -178,7 +178,7 @@ def test_a_finished_loop_is_freed_without_the_garbage_collector(stdin: bytes) ->
 USER_OPTIONS = (
     "Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_Chess960", "UCI_ShowWDL",
     "SyzygyPath", "OwnBook", "BookFile", "ParamsFile", "Use NNUE", "EvalFile", "TablebasePath", "BookSeed",
-    "Show Tuning Options",
+    "UCI_LimitStrength", "UCI_Elo", "Strength Seed", "Show Tuning Options",
 )  # fmt: skip
 """What ``uci`` lists by default, in order: the options a player sets in a GUI's settings dialog."""
 
@@ -224,7 +224,7 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
     lines = session.run("uci")
     options = _declared(lines)
     params = _core.Engine().params() + _core.Engine().search_params()
-    assert len(options) == len(USER_OPTIONS) + len(params) == 501
+    assert len(options) == len(USER_OPTIONS) + len(params) == 504
     assert tuple(_names(options)[: len(USER_OPTIONS)]) == USER_OPTIONS
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
@@ -237,7 +237,7 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
 def test_show_tuning_options_from_the_command_line() -> None:
     # How a GUI, cutechess-cli (arg=...) or lichess-bot (engine_options) gets the full list: the flag is
     # applied before the GUI sends uci.
-    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 501)):
+    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 504)):
         with UciProcess(args) as uci:
             uci.send("uci")
             _, _, before = uci.read_until("uciok")

@@ -16,7 +16,7 @@ from typing import Any, Callable, overload
 import chess
 import chess.engine
 
-from camelpy import _core, timeman
+from camelpy import _core, strength, timeman
 from camelpy._args import items_arg
 from camelpy.batch import BatchResult, ProgressCallback, analyse_many
 from camelpy.params import apply_params
@@ -65,12 +65,24 @@ class Engine:
     the endgame tables: exact mate scores inside the search, and at the root only the moves that keep
     the best distance to mate; :attr:`tablebases` switches later.
 
+    With *elo* (``camelpy.strength.ELO_MIN`` … ``ELO_MAX``, Stockfish 15.1's ``UCI_Elo`` range) :meth:`play`
+    plays at that level, as ``UCI_LimitStrength``/``UCI_Elo`` do: a limited search, then a choice among
+    the better moves weighted by their scores (:mod:`camelpy.strength`), drawn from *elo_seed* and the
+    position, so reproducible. :meth:`search` and :meth:`analyse` stay at full strength (analysis).
+
+    >>> club = camelpy.Engine(elo=1350)
+    >>> club
+    Engine(hash_mb=16, threads=1, elo=1350)
+    >>> club.play(chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), chess.engine.Limit()).move
+    Move.from_uci('d1d8')
+
     :raises: :exc:`ValueError` for a hash size outside 1 … ``camelpy.MAX_HASH_MB`` MiB or larger than
         the machine's memory, or a thread count outside 1 … ``camelpy.MAX_THREADS``;
         :exc:`MemoryError` if the system cannot provide the table; :exc:`TypeError` for a non-integer;
         for *eval_file*, :exc:`camelpy.errors.NetworkFileError` for a file that is not a usable network
         and :exc:`OSError` for one that cannot be read; for *tablebases*,
-        :exc:`camelpy.errors.TablebaseFileError` and :exc:`OSError` likewise.
+        :exc:`camelpy.errors.TablebaseFileError` and :exc:`OSError` likewise; :exc:`ValueError` quoting an
+        *elo* outside the range or an *elo_seed* outside 0 … ``camelpy.strength.MAX_SEED``.
     """
 
     def __init__(
@@ -81,7 +93,13 @@ class Engine:
         eval: str | None = None,
         eval_file: str | os.PathLike[str] | None = _core.NET_EMBEDDED,
         tablebases: str | os.PathLike[str] | Tablebase | None = None,
+        elo: int | None = None,
+        elo_seed: int = 0,
     ) -> None:
+        self._elo: strength.EloLevel | None = None
+        self._elo_seed = 0
+        self.elo = elo
+        self.elo_seed = elo_seed
         if eval is not None:
             _check_eval(eval)
         if eval == "classical" and eval_file not in (None, _core.NET_EMBEDDED):
@@ -94,6 +112,42 @@ class Engine:
             self.eval_file = None if eval == "classical" else eval_file
         if tablebases is not None:
             self.tablebases = tablebases
+
+    @property
+    def elo(self) -> int | None:
+        """The level :meth:`play` plays at (``None``: full strength); set another (checked as in the
+        constructor) or ``None``.
+
+        >>> import camelpy
+        >>> engine = camelpy.Engine()
+        >>> engine.elo = 2100
+        >>> engine.elo, engine.level
+        (2100, EloLevel(elo=2100, nodes=12800, temperature=15.5, max_loss=45))
+        """
+        return None if self._elo is None else self._elo.elo
+
+    @elo.setter
+    def elo(self, elo: int | None) -> None:
+        self._elo = None if elo is None else strength.EloLevel.from_elo(elo)
+
+    @property
+    def level(self) -> strength.EloLevel | None:
+        """The settings of :attr:`elo`'s level (nodes, temperature, largest loss), or ``None``."""
+        return self._elo
+
+    @property
+    def elo_seed(self) -> int:
+        """The seed of the level's choices (0 by default): with it, a position and level always give the
+        same move; another seed, another sequence of choices."""
+        return self._elo_seed
+
+    @elo_seed.setter
+    def elo_seed(self, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"elo_seed must be an integer, not {type(seed).__name__}")
+        if not 0 <= seed <= strength.MAX_SEED:
+            raise ValueError(f"elo_seed must be an integer from 0 to {strength.MAX_SEED}, got {seed!r}")
+        self._elo_seed = seed
 
     @property
     def tablebases(self) -> Tablebase | None:
@@ -159,7 +213,9 @@ class Engine:
             self.eval_file, f", eval_file={self.eval_file!r}"
         )
         tb = "" if self._tablebase is None else f", tablebases={self._tablebase.path!r}"
-        return f"Engine(hash_mb={self.hash_mb}, threads={self.threads}{net}{tb})"
+        elo = "" if self.elo is None else f", elo={self.elo}"
+        seed = f", elo_seed={self.elo_seed}" if self.elo_seed else ""
+        return f"Engine(hash_mb={self.hash_mb}, threads={self.threads}{net}{tb}{elo}{seed})"
 
     def search(
         self,
@@ -209,6 +265,33 @@ class Engine:
         info: InfoCallback | None = None,
         clock: timeman.Budget | None = None,
     ) -> SearchResult:
+        return search_result(
+            *self._run_native(
+                board_or_fen,
+                ms=ms,
+                depth=depth,
+                nodes=nodes,
+                mate=mate,
+                moves=moves,
+                multipv=multipv,
+                info=info,
+                clock=clock,
+            )
+        )
+
+    def _run_native(
+        self,
+        board_or_fen: BoardOrFen,
+        *,
+        ms: int | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        mate: int | None = None,
+        moves: list[chess.Move] | None = None,
+        multipv: int = 1,
+        info: InfoCallback | None = None,
+        clock: timeman.Budget | None = None,
+    ) -> tuple[chess.Board, _core.SearchOutcome]:
         root = board_root(board_or_fen)
         board = root.board()
         root_moves = items_arg(moves, "moves", chess.Move) if moves is not None else []
@@ -244,7 +327,7 @@ class Engine:
             multipv=multipv,
             info=callback,
         )
-        return search_result(board, outcome)
+        return board, outcome
 
     def play(
         self,
@@ -260,6 +343,10 @@ class Engine:
         (checkmate, stalemate) the move is ``None``, as python-chess's ``SimpleEngine.play`` returns
         for an engine's ``bestmove (none)``.
 
+        With :attr:`elo` set it plays at that level: at most the level's nodes (fewer if the limit says
+        so; an empty ``Limit()`` is enough), then the level's choice among
+        :data:`camelpy.strength.CANDIDATES` lines; ``info`` is then the chosen line's.
+
         >>> import chess, chess.engine, camelpy
         >>> board = chess.Board()
         >>> camelpy.Engine().play(board, chess.engine.Limit(nodes=2000)).move in board.legal_moves
@@ -270,9 +357,34 @@ class Engine:
 
         :raises: :exc:`ValueError` for a bad limit (as :meth:`search`; a negative or NaN time).
         """
+        level = self._elo
+        if level is not None:
+            return self._play_level(board, limit, level, root_moves=root_moves, info=info)
         result = self._limited(board, limit, root_moves=root_moves, multipv=1, info=info)
         details = dict(result.lines[0]) if result.lines else {"depth": 0, "score": result.score}
         return chess.engine.PlayResult(result.best_move, result.ponder, details)  # type: ignore[arg-type]
+
+    def _play_level(
+        self,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        level: strength.EloLevel,
+        *,
+        root_moves: list[chess.Move] | None,
+        info: InfoCallback | None,
+    ) -> chess.engine.PlayResult:
+        searched, outcome = self._limited_native(
+            board, limit, root_moves=root_moves, multipv=strength.CANDIDATES, info=info, max_nodes=level.nodes
+        )
+        draw = strength.draw(self._elo_seed, strength.position_key(searched))
+        move = strength.choose(level, strength.candidates(outcome.lines), draw)
+        if move is None:
+            none = search_result(searched, outcome)
+            return chess.engine.PlayResult(none.best_move, none.ponder, {"depth": 0, "score": none.score})
+        line = next(line for line in outcome.lines if line.pv and line.pv[0] == move)
+        details = info_dict(searched, line)
+        pv = details.get("pv", [])
+        return chess.engine.PlayResult(pv[0], pv[1] if len(pv) > 1 else None, details)
 
     @overload
     def analyse(
@@ -324,6 +436,20 @@ class Engine:
         multipv: int,
         info: InfoCallback | None,
     ) -> SearchResult:
+        return search_result(
+            *self._limited_native(board, limit, root_moves=root_moves, multipv=multipv, info=info)
+        )
+
+    def _limited_native(
+        self,
+        board: chess.Board,
+        limit: chess.engine.Limit,
+        *,
+        root_moves: list[chess.Move] | None,
+        multipv: int,
+        info: InfoCallback | None,
+        max_nodes: int | None = None,
+    ) -> tuple[chess.Board, _core.SearchOutcome]:
         if not isinstance(limit, chess.engine.Limit):
             raise TypeError(f"expected a chess.engine.Limit, got {type(limit).__name__}")
         clock_s = limit.white_clock if board.turn == chess.WHITE else limit.black_clock
@@ -335,12 +461,15 @@ class Engine:
                 seconds_ms(inc_s, "limit increment"),
                 limit.remaining_moves,
             )
-        return self._run(
+        nodes = limit.nodes
+        if max_nodes is not None:
+            nodes = max_nodes if nodes is None else min(nodes, max_nodes)
+        return self._run_native(
             board,
             ms=limit_ms(limit),
             clock=clock,
             depth=limit.depth,
-            nodes=limit.nodes,
+            nodes=nodes,
             mate=limit.mate,
             moves=root_moves,
             multipv=multipv,

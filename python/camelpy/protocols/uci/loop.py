@@ -35,7 +35,7 @@ from typing import Protocol
 import chess
 import chess.polyglot
 
-from camelpy import _core
+from camelpy import _core, strength
 from camelpy._quote import quote
 from camelpy.params import SHOW_TUNING_OPTIONS, apply_params, read_params_file
 from camelpy.protocols.bench import bench_lines, parse_depth
@@ -122,6 +122,9 @@ def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
         Option.string("EvalFile", _core.NET_EMBEDDED),
         Option.string("TablebasePath", ""),
         Option.spin("BookSeed", 0, 0, MAX_BOOK_SEED),
+        Option.check("UCI_LimitStrength", False),
+        Option.spin("UCI_Elo", strength.DEFAULT_ELO, strength.ELO_MIN, strength.ELO_MAX),
+        Option.spin("Strength Seed", 0, 0, strength.MAX_SEED),
         Option.check(SHOW_TUNING_OPTIONS, False),
     ]
     taken = {o.name.lower() for o in options}
@@ -372,6 +375,8 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             evalfile = self._options["EvalFile"]
             assert isinstance(evalfile, str)
             self._engine.set_eval_file((evalfile or _core.NET_EMBEDDED) if value else None)
+        elif name in ("UCI_LimitStrength", "UCI_Elo"):
+            self._note_strength(name, value)
         elif name in ("BookFile", "BookSeed", "OwnBook"):
             self._session.close_book()  # reopened with the new settings when next needed
         elif name in self._param_names:
@@ -381,6 +386,21 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         elif name in self._search_param_names:
             assert isinstance(value, int)
             self._engine.set_search_param(name, value)
+
+    def _note_strength(self, name: str, value: Value) -> None:
+        """Says what the level set plays like (the option's help, as UCI has no other place for it)."""
+        limited = bool(value) if name == "UCI_LimitStrength" else bool(self._options["UCI_LimitStrength"])
+        elo = value if name == "UCI_Elo" else self._options["UCI_Elo"]
+        assert isinstance(elo, int)
+        if not limited:
+            if name == "UCI_LimitStrength":
+                self.info("UCI_LimitStrength off: full strength")
+            return
+        level = strength.EloLevel.from_elo(elo)
+        self.info(
+            f"UCI_Elo {elo}: at most {level.nodes} nodes a move, then one of the {strength.CANDIDATES} best"
+            f" lines within {level.max_loss} cp of the best, weighted exp(-loss/{level.temperature:g} cp)"
+        )
 
     def _note_classical(self, name: str) -> None:
         """Says that evaluation weights set while a network evaluates wait for ``Use NNUE`` false."""

@@ -37,7 +37,7 @@ from typing import Any
 
 import chess
 
-from camelpy import _core, timeman
+from camelpy import _core, strength, timeman
 from camelpy._quote import quote
 from camelpy.book import Book, InvalidBookError
 from camelpy.protocols.uci.commands import Go
@@ -93,8 +93,13 @@ class SearchSession:
     """Runs the ``go`` commands of one UCI engine, one at a time, on a worker thread.
 
     *engine* is the core engine (the loop resizes and configures it between searches), *options* the
-    loop's option table (read at each search: ``MultiPV``, ``Move Overhead``, ``UCI_ShowWDL`` and the
-    book options), *send* writes one output line (thread-safe).
+    loop's option table (read at each search: ``MultiPV``, ``Move Overhead``, ``UCI_ShowWDL``, the
+    strength and the book options), *send* writes one output line (thread-safe).
+
+    With ``UCI_LimitStrength`` on, every ``go`` but ``go infinite`` (analysis) is played at ``UCI_Elo``'s
+    level (:mod:`camelpy.strength`): at most the level's nodes, :data:`camelpy.strength.CANDIDATES` lines
+    at least, and ``bestmove`` the level's choice among them (drawn from ``Strength Seed`` and the
+    position's Polyglot key, so reproducible).
     """
 
     def __init__(self, engine: _core.Engine, options: OptionTable, send: Callable[[str], None]) -> None:
@@ -201,13 +206,18 @@ class SearchSession:
             kwargs["hard_ms"] = max(1, int(manager.budget.hard_ms - elapsed))
         multipv = self._options["MultiPV"]
         assert isinstance(multipv, int)
+        level = self._level(go)
+        nodes = go.nodes
+        if level is not None:
+            nodes = level.nodes if nodes is None else min(nodes, level.nodes)
+            multipv = max(multipv, strength.CANDIDATES)
         try:
             result = self._engine.search(
                 state.fen,
                 state.moves,
                 state.chess960,
                 depth=go.depth,
-                nodes=go.nodes,
+                nodes=nodes,
                 mate=go.mate,
                 searchmoves=go.searchmoves,
                 multipv=multipv,
@@ -218,7 +228,7 @@ class SearchSession:
             self.info(f"search failed: {type(err).__name__}: {quote(str(err))}")
         if search.wait_for_stop:
             search.released.wait()
-        self._finish(search, result)
+        self._finish(search, result, self._choice(level, state, result))
 
     def _on_report(self, search: _Search, report: _core.IterationInfo | _core.CurrMoveInfo) -> None:
         if search.stop_requested.is_set():
@@ -245,7 +255,34 @@ class SearchSession:
             search.stopping = True
             self._engine.stop()
 
-    def _finish(self, search: _Search, result: _core.SearchOutcome | None) -> None:
+    def _level(self, go: Go) -> strength.EloLevel | None:
+        """The level this ``go`` plays at, or ``None`` for full strength."""
+        if go.infinite or "UCI_LimitStrength" not in self._options or not self._options["UCI_LimitStrength"]:
+            return None
+        elo = self._options["UCI_Elo"]
+        assert isinstance(elo, int)
+        return strength.EloLevel.from_elo(elo)
+
+    def _choice(
+        self, level: strength.EloLevel | None, state: UciPosition, result: _core.SearchOutcome | None
+    ) -> _core.IterationInfo | None:
+        """The line of the level's move, or ``None`` to answer the search's best move."""
+        if level is None or result is None or not result.lines:
+            return None
+        seed = self._options["Strength Seed"]
+        assert isinstance(seed, int)
+        board = state.position.to_board()
+        move = strength.choose(
+            level, strength.candidates(result.lines), strength.draw(seed, strength.position_key(board))
+        )
+        return next((line for line in result.lines if line.pv and line.pv[0] == move), None)
+
+    def _finish(
+        self,
+        search: _Search,
+        result: _core.SearchOutcome | None,
+        choice: _core.IterationInfo | None = None,
+    ) -> None:
         with self._search_lock:
             if search.timer is not None:
                 search.timer.cancel()
@@ -265,6 +302,12 @@ class SearchSession:
                     self.send("bestmove 0000")
             else:
                 ponder = result.ponder if result else None
+                if choice is not None:
+                    # Its line once more, last, so that a GUI (python-chess's play() too) shows the
+                    # score and line of the move played, not those of the last MultiPV line.
+                    show_wdl = bool(self._options["UCI_ShowWDL"])
+                    self.send(info_line(choice, wdl_ply=search.state.game_ply() if show_wdl else None))
+                    best, ponder = choice.pv[0], choice.pv[1] if len(choice.pv) > 1 else None
                 self.send(f"bestmove {best}" + (f" ponder {ponder}" if ponder else ""))
             search.done = True
 
