@@ -113,7 +113,8 @@ class _Links(html.parser.HTMLParser):
                 self.links.append(value)
 
 
-def test_links_between_pages_resolve(site: Path) -> None:
+def _broken_links(site: Path) -> tuple[int, list[str]]:
+    """The pages of a built site, and its links (``href``, ``src``) to a file or anchor that is not there."""
     pages: dict[Path, _Links] = {}
     for page in site.rglob("*.html"):
         parsed = _Links()
@@ -131,7 +132,29 @@ def test_links_between_pages_resolve(site: Path) -> None:
             elif parts.fragment and target.suffix == ".html" and target in pages:
                 if unquote(parts.fragment) not in pages[target].ids:
                     broken.append(f"{page.relative_to(site)}: {link} (no such anchor)")
-    assert len(pages) > 20 and not broken, "\n".join(broken)
+    return len(pages), broken
+
+
+def test_links_between_pages_resolve(site: Path) -> None:
+    count, broken = _broken_links(site)
+    assert count > 20 and not broken, "\n".join(broken)
+
+
+def test_the_link_check_finds_a_broken_link(tmp_path: Path) -> None:
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "index.html").write_text('<a href="guide/a.html#s">a</a> <a href="https://x.invalid/">x</a>')
+    (tmp_path / "guide" / "a.html").write_text(
+        '<h1 id="s">A</h1><a href="../index.html">up</a><a href="b.html">gone</a>'
+        '<a href="../index.html#nope">no anchor</a><img src="../_images/p.png">'
+    )
+    assert _broken_links(tmp_path) == (
+        2,
+        [
+            "guide/a.html: b.html",
+            "guide/a.html: ../index.html#nope (no such anchor)",
+            "guide/a.html: ../_images/p.png",
+        ],
+    )
 
 
 def test_readme_is_a_front_door() -> None:
