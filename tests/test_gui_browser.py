@@ -302,9 +302,11 @@ def test_review_the_game_just_played(server: str, browser: WebDriver) -> None:
     open_page(browser, server, "play")
     Select(browser.find_element(By.ID, "ng-human")).select_by_value("both")
     new_game(browser)
-    for start, end in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+    for played, (start, end) in enumerate((("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")), 1):
         square(browser, "play-board", start).click()
         square(browser, "play-board", end).click()
+        # the server's answer redraws the board: the next click waits for it (else a stale square)
+        wait(browser, lambda d, n=played: len(moves(d, "play-moves")) == n)
     wait(browser, lambda d: "checkmate" in d.find_element(By.ID, "play-status").text)
     browser.find_element(By.ID, "pgn-review").click()  # to the Review view, the game's PGN in it
     wait(browser, lambda d: d.find_element(By.ID, "view-review").is_displayed())
