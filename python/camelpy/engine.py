@@ -67,8 +67,9 @@ class Engine:
 
     With *elo* (``camelpy.strength.ELO_MIN`` … ``ELO_MAX``, Stockfish 15.1's ``UCI_Elo`` range) :meth:`play`
     plays at that level, as ``UCI_LimitStrength``/``UCI_Elo`` do: a limited search, then a choice among
-    the better moves weighted by their scores (:mod:`camelpy.strength`), drawn from *elo_seed* and the
-    position, so reproducible. :meth:`search` and :meth:`analyse` stay at full strength (analysis).
+    the better moves weighted by their scores (:mod:`camelpy.strength`), drawn from *elo_seed*, the
+    game's number (:meth:`new_game` starts the next) and the position, so reproducible. :meth:`search`
+    and :meth:`analyse` stay at full strength (analysis).
 
     >>> club = camelpy.Engine(elo=1350)
     >>> club
@@ -98,6 +99,8 @@ class Engine:
     ) -> None:
         self._elo: strength.EloLevel | None = None
         self._elo_seed = 0
+        self._game = 0
+        """Games started by :meth:`new_game` (the level's choices differ from one game to the next)."""
         self.elo = elo
         self.elo_seed = elo_seed
         if eval is not None:
@@ -376,7 +379,7 @@ class Engine:
         searched, outcome = self._limited_native(
             board, limit, root_moves=root_moves, multipv=strength.CANDIDATES, info=info, max_nodes=level.nodes
         )
-        draw = strength.draw(self._elo_seed, strength.position_key(searched))
+        draw = strength.draw(self._elo_seed, strength.position_key(searched), self._game)
         move = strength.choose(level, strength.candidates(outcome.lines), draw)
         if move is None:
             none = search_result(searched, outcome)
@@ -481,8 +484,10 @@ class Engine:
         self._native.stop()
 
     def new_game(self) -> None:
-        """Forgets the hash table and the move-ordering tables."""
+        """Forgets the hash table and the move-ordering tables, and starts the level's next game (with
+        :attr:`elo`, the choices of the next game differ from this one's)."""
         self._native.new_game()
+        self._game += 1
 
     def clear_hash(self) -> None:
         """Empties the hash table."""

@@ -13,10 +13,12 @@ A human-like engine is weakened in two ways at once, and camelpy does both:
    never plays a move its own search scores more than ``max_loss`` below the best, it never walks into a
    mate it has seen while another move avoids it, and a mate it has found is always played.
 
-The choice is deterministic: the random number comes from :func:`draw`, a SplitMix64 hash of the seed and
-the position's Polyglot key, so a given position, level and seed always give the same move (with the same
-search: one thread, node limits, the same hash table contents), and tests and games are reproducible; a
-different seed (``Strength Seed``, ``Engine(elo_seed=...)``) gives another sequence of choices.
+The choice is deterministic: the random number comes from :func:`draw`, a SplitMix64 hash of the seed, the
+game's number and the position's Polyglot key. The game's number counts the games since the engine started
+(each ``ucinewgame``, or :meth:`camelpy.Engine.new_game`, starts the next), so one game's choices differ
+from the next's (a player cannot win the same game twice by repeating it), yet the same commands from a
+fresh engine give the same moves (with the same search: one thread, node limits), and tests and games are
+reproducible; a different seed (``Strength Seed``, ``Engine(elo_seed=...)``) gives other choices.
 
 >>> level = EloLevel.from_elo(1350)
 >>> level
@@ -204,14 +206,15 @@ def choose(level: EloLevel, lines: Sequence[Candidate], draw: float) -> str | No
     return kept[-1][0]
 
 
-def draw(seed: int, key: int) -> float:
-    """A number in [0, 1) from *seed* and a position's *key*: SplitMix64's output function on their mix,
-    so neighbouring seeds and keys give unrelated numbers.
+def draw(seed: int, key: int, game: int = 0) -> float:
+    """A number in [0, 1) from *seed*, a position's *key* and the *game*'s number: SplitMix64's output
+    function on their mix, so neighbouring seeds, keys and games give unrelated numbers.
 
-    >>> draw(0, 0x463B96181691FC9C) == draw(0, 0x463B96181691FC9C) != draw(1, 0x463B96181691FC9C)
+    >>> key = 0x463B96181691FC9C
+    >>> draw(0, key) == draw(0, key) != draw(1, key) != draw(0, key, game=1)
     True
     """
-    z = (key ^ (seed * 0x9E3779B97F4A7C15)) & _MASK64
+    z = (key ^ (seed * 0x9E3779B97F4A7C15) ^ (game * 0xD1B54A32D192ED03)) & _MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     z ^= z >> 31

@@ -279,7 +279,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             if self._searching():
                 self._defer(None)
             else:
-                self._engine.new_game()
+                self._new_game()
         elif command == "position":
             self._position(args)
         elif command == "go":
@@ -387,6 +387,11 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             assert isinstance(value, int)
             self._engine.set_search_param(name, value)
 
+    def _new_game(self) -> None:
+        """``ucinewgame``: fresh tables, and the strength level's next game."""
+        self._engine.new_game()
+        self._session.new_game()
+
     def _note_strength(self, name: str, value: Value) -> None:
         """Says what the level set plays like (the option's help, as UCI has no other place for it)."""
         limited = bool(value) if name == "UCI_LimitStrength" else bool(self._options["UCI_LimitStrength"])
@@ -463,7 +468,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         pending, self._pending = self._pending, []
         for setting in pending:
             if setting is None:
-                self._engine.new_game()
+                self._new_game()
             else:
                 self._apply_option(*setting)
 

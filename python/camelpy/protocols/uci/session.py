@@ -98,8 +98,8 @@ class SearchSession:
 
     With ``UCI_LimitStrength`` on, every ``go`` but ``go infinite`` (analysis) is played at ``UCI_Elo``'s
     level (:mod:`camelpy.strength`): at most the level's nodes, :data:`camelpy.strength.CANDIDATES` lines
-    at least, and ``bestmove`` the level's choice among them (drawn from ``Strength Seed`` and the
-    position's Polyglot key, so reproducible).
+    at least, and ``bestmove`` the level's choice among them (drawn from ``Strength Seed``, the number of
+    ``ucinewgame`` received and the position's Polyglot key, so reproducible).
     """
 
     def __init__(self, engine: _core.Engine, options: OptionTable, send: Callable[[str], None]) -> None:
@@ -112,6 +112,8 @@ class SearchSession:
         self._book: Book | None = None
         self._book_path: str | None = None
         """The BookFile that ``_book`` was opened from (``_book`` is None if that failed)."""
+        self._game = 0
+        """``ucinewgame``s received: the game's number in the level's draw."""
 
     def send(self, line: str) -> None:
         """Writes one line (thread-safe)."""
@@ -124,6 +126,10 @@ class SearchSession:
     def set_debug(self, on: bool) -> None:
         """``debug on|off``: whether the time budget and the time manager's decisions are reported."""
         self._debug = on
+
+    def new_game(self) -> None:
+        """``ucinewgame``: the level's choices of the next game differ from this one's."""
+        self._game += 1
 
     def searching(self) -> bool:
         """Whether a search is running (started and not yet answered with ``bestmove``)."""
@@ -272,9 +278,8 @@ class SearchSession:
         seed = self._options["Strength Seed"]
         assert isinstance(seed, int)
         board = state.position.to_board()
-        move = strength.choose(
-            level, strength.candidates(result.lines), strength.draw(seed, strength.position_key(board))
-        )
+        draw = strength.draw(seed, strength.position_key(board), self._game)
+        move = strength.choose(level, strength.candidates(result.lines), draw)
         return next((line for line in result.lines if line.pv and line.pv[0] == move), None)
 
     def _finish(
