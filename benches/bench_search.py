@@ -76,7 +76,9 @@ def engine_nps(path: str, positions: int, ms: int, extra: dict[str, Any] | None 
     return nodes, millis
 
 
-@pytest.mark.parametrize("name", ["camelpy", "camelpy-classical", "stockfish"])
+@pytest.mark.parametrize(
+    "name", ["camelpy", "camelpy-classical", pytest.param("stockfish", marks=pytest.mark.needs_stockfish)]
+)
 @pytest.mark.benchmark(group="search-nps")
 def bench_search_nps(benchmark: Any, name: str) -> None:
     path = engine_path(name)

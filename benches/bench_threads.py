@@ -137,7 +137,14 @@ def bench_smp_time_to_depth(benchmark: Any, threads: int) -> None:
     benchmark.extra_info.update(threads=threads, depth=depth, nodes=nodes)
 
 
-@pytest.mark.parametrize("engine", ["camelpy-analyse-many", "camelpy-search-loop", "stockfish-simple-engine"])
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "camelpy-analyse-many",
+        "camelpy-search-loop",
+        pytest.param("stockfish-simple-engine", marks=pytest.mark.needs_stockfish),
+    ],
+)
 @pytest.mark.benchmark(group="analyse-many")
 def bench_analyse_many(benchmark: Any, engine: str) -> None:
     count, limit = _pick(benchmark, BATCH_POSITIONS), _pick(benchmark, BATCH_NODES)

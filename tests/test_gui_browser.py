@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.server
 import os
-import shutil
 import socketserver
 import subprocess
 import sys
@@ -29,7 +28,10 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.conftest import REPO_ROOT
+from tests.system_packages import chromium
 from tests.test_gui import running_gui
+
+pytestmark = pytest.mark.needs_chromium
 
 SCREENSHOTS = Path(os.environ.get("CAMELPY_SCREENSHOTS", REPO_ROOT / "artifacts" / "screenshots"))
 WAIT_S = 60.0
@@ -53,22 +55,21 @@ def server(runs: Path) -> Iterator[str]:
         yield line.split()[3]
 
 
-def _find(name: str, fallbacks: tuple[str, ...]) -> str:
-    for candidate in (name, *fallbacks):
-        found = shutil.which(candidate)
-        if found:
-            return found
-    raise AssertionError(f"{name} is not installed: apt-get install chromium chromium-driver")
-
-
 @pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+def browser(request: pytest.FixtureRequest) -> Iterator[WebDriver]:
     """Headless Chromium (``--no-sandbox``: CI runs as root)."""
+    assert request.node.get_closest_marker("needs_chromium") is not None, (
+        f"{request.node.nodeid} drives a headless Chromium: mark it "
+        "(pytestmark = pytest.mark.needs_chromium), so that pytest --no-system-packages skips it"
+    )
+    found = chromium()
+    assert found is not None  # the needs_chromium marker's check has said what to install
+    binary, chromedriver = found
     options = webdriver.ChromeOptions()
-    options.binary_location = _find("chromium", ("chromium-browser", "google-chrome"))
+    options.binary_location = binary
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
         options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(_find("chromedriver", ())), options=options)
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         yield driver

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from camelpy.arena.engines import parse_engine
 from camelpy.arena.events import EventLog
 from camelpy.arena.leiserchess import run_match
@@ -20,6 +21,8 @@ from selenium.webdriver.support.ui import Select
 
 from tests import test_gui_browser
 from tests.test_gui_browser import moves, new_game, open_page, shoot, square, wait
+
+pytestmark = pytest.mark.needs_chromium
 
 browser = test_gui_browser.browser
 runs = test_gui_browser.runs

@@ -18,8 +18,7 @@ from camelpy import Engine
 from camelpy.errors import MissingTableError, TablebaseFileError
 from camelpy.tablebase import Tablebase, TableCheck, generate, open_tablebase
 
-GAVIOTA = Path("/usr/share/gaviotatb/gtb4")
-"""Debian's gaviotatb package (``apt-get install gaviotatb``, as the README's test command does)."""
+from tests.system_packages import GAVIOTA
 
 THREE_MAN = {"KQvK": "Q", "KRvK": "R", "KBvK": "B", "KNvK": "N", "KPvK": "P"}
 
@@ -60,6 +59,7 @@ def _agree(folder: Path, boards: list[chess.Board]) -> int:
     return decisive
 
 
+@pytest.mark.needs_gaviota
 @pytest.mark.parametrize("ending", THREE_MAN)
 def test_agrees_with_gaviota_on_sampled_three_man_positions(folder: Path, ending: str) -> None:
     rng = random.Random(ending)
@@ -69,6 +69,7 @@ def test_agrees_with_gaviota_on_sampled_three_man_positions(folder: Path, ending
 
 
 @pytest.mark.slow
+@pytest.mark.needs_gaviota
 @pytest.mark.parametrize("ending", THREE_MAN)
 def test_agrees_with_gaviota_on_every_three_man_position(folder: Path, ending: str) -> None:
     # Every position with the white king in a1-d1-d4 (no pawn) or on files a-d (pawn): every 3-man

@@ -8,7 +8,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +21,8 @@ from camelpy.arena.engines import EngineStartError, TimeControl, UciPlayer, pars
 from camelpy.arena.match import run_match
 from camelpy.arena.openings import Opening, book_digest, load_openings
 from camelpy.arena.referee import Adjudication, MoveRecord, _adjudicate
+
+from tests.system_packages import stockfish
 
 DATA = Path(__file__).resolve().parent / "data"
 FAKE = f"{sys.executable} {DATA / 'tools' / 'fake_engine.py'}"
@@ -223,9 +224,10 @@ def test_match_command_line(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.needs_stockfish
 def test_stockfish_pair_at_depth_one(tmp_path: Path) -> None:
-    sf = shutil.which("stockfish", path="/usr/games:/usr/bin")
-    assert sf is not None, "stockfish is needed: apt-get install stockfish (the README's test command does)"
+    sf = stockfish()
+    assert sf is not None
     words = [str(sf), "depth=1", "option.Hash=16", "option.Threads=1"]
     result = run_match(parse_engine(words), parse_engine(words), rounds=1, out=tmp_path, adjudication=SHORT)
     assert result.games == 2
