@@ -58,6 +58,13 @@ def start_server(watch_root: str) -> tuple[subprocess.Popen[str], str]:
     return process, f"ws://{address}/ws?token={token}"
 
 
+def stop_server(process: subprocess.Popen[str]) -> None:
+    """Ends a server from :func:`start_server` and closes its output pipe."""
+    with process:  # leaving the block closes the pipe (and waits)
+        process.terminate()
+        process.wait(timeout=30)
+
+
 async def receive_until(ws: Any, kind: str, check: Any = lambda m: True) -> dict[str, Any]:
     while True:
         message = json.loads(await ws.recv())
@@ -190,8 +197,7 @@ def run(args: argparse.Namespace, tmp: str) -> None:
             f"{seconds:.1f} s the server used {server_cpu:.2f} s of CPU and the pages {pages_cpu:.2f} s"
         )
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from camelpy.gui.transport import MAX_SOCKETS, MAX_SOCKETS_PER_SESSION
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from benches.bench_gui import start_server
+from benches.bench_gui import start_server, stop_server
 
 POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 """What the searching sessions analyse."""
@@ -235,8 +235,7 @@ def run(watchers: int = 24, searchers: int = MAX_SEARCHES + 2, samples: int = 50
             return asyncio.run(load(url, folder, watchers, searchers, samples, server.pid))
         finally:
             stop.set()
-            server.terminate()
-            server.wait(timeout=30)
+            stop_server(server)
             writer.join(10)
 
 

@@ -539,18 +539,18 @@ def test_minichess_over_the_socket(client: TestClient) -> None:
 @contextlib.contextmanager
 def running_gui(*args: str) -> Iterator[str]:
     """``camelpy gui --no-browser --port 0 ARGS`` running (stopped after): the line it prints first."""
-    process = subprocess.Popen(
+    with subprocess.Popen(  # leaving the block closes its output pipe
         [sys.executable, "-m", "camelpy", "gui", "--no-browser", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-    )
-    try:
-        assert process.stdout is not None
-        yield process.stdout.readline()
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    ) as process:
+        try:
+            assert process.stdout is not None
+            yield process.stdout.readline()
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
 
 
 def _gui(*args: str, hide: str = "") -> subprocess.CompletedProcess[str]:

@@ -115,9 +115,12 @@ def refused_status(where: str, **options: Any) -> int:
 def get(where: str, path: str, host: str | None = None) -> tuple[int, str]:
     """An HTTP GET of *path* (with another ``Host`` header if given): status and body."""
     connection = http.client.HTTPConnection(where, timeout=30)
-    connection.request("GET", path, headers={"Host": host} if host else {})
-    response = connection.getresponse()
-    return response.status, response.read().decode()
+    try:
+        connection.request("GET", path, headers={"Host": host} if host else {})
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        connection.close()
 
 
 # ---- who may connect ------------------------------------------------------------------------------

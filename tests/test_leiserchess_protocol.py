@@ -4,6 +4,7 @@ stop what runs before anything that changes it, and never die (issue 37)."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import subprocess
 import sys
@@ -30,7 +31,8 @@ class Engine:
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -86,12 +88,21 @@ class Engine:
             self.proc.kill()
             self.proc.wait()
 
+    def close(self) -> None:
+        """Kills the engine if it runs, and closes its pipes once the reader has seen the end."""
+        self.kill()
+        self.reader.join(PROMPT)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):  # stdin of a killed engine: nothing left to flush
+                    stream.close()
+
 
 @pytest.fixture
 def engine() -> Iterator[Engine]:
     e = Engine()
     yield e
-    e.kill()
+    e.close()
 
 
 def test_a_bad_book_is_an_info_string(engine: Engine, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 import io
 import json
@@ -10,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import chess
@@ -157,6 +159,30 @@ def test_sprt_stops_as_soon_as_a_bound_is_crossed() -> None:
     assert result.pentanomial == (0, 0, 0, 0, pairs)
     assert sprt.status((0, 0, 0, 0, pairs - 1)) is None  # one pair fewer would not have decided
     assert result.llr is not None and result.llr >= sprt.bounds[1]
+
+
+def test_an_sprt_stop_closes_every_engine() -> None:
+    # The stop cancels the workers while one may be quitting its engines: each engine must still be
+    # closed and reaped before the event loop ends. A transport left open was collected later, after
+    # its loop had closed ("Event loop is closed" from BaseSubprocessTransport.__del__, and the fake
+    # engine's process still running), in whichever test the garbage collector next ran.
+    strong = parse_engine(fake("random", "name=strong", "nodes=1"))
+    weak = parse_engine(fake("illegal", "name=weak", "nodes=1", "timemargin=50"))
+    unraisable: list[object] = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = unraisable.append
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ResourceWarning)
+            result = run_match(
+                strong, weak, rounds=50, sprt=stats.SPRT(elo0=0, elo1=100), adjudication=SHORT, concurrency=2
+            )
+            assert result.decision == "H1" and result.games < 100
+            gc.collect()
+    finally:
+        sys.unraisablehook = previous
+    assert unraisable == []
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
 def test_adjudication_rules() -> None:

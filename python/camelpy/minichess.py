@@ -355,10 +355,10 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     the text goes to a temporary file in the same directory, which then replaces *path*
     (:func:`os.replace` is atomic on POSIX and Windows).
 
-    >>> import os, tempfile
+    >>> import os, pathlib, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "action")
     >>> write_atomically(path, "4 0 3 0\\n")
-    >>> open(path).read()
+    >>> pathlib.Path(path).read_text()
     '4 0 3 0\\n'
 
     :raises: :exc:`OSError` when the directory cannot be written.

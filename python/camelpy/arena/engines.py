@@ -369,16 +369,24 @@ class UciPlayer:
             ) from None
 
     async def kill(self) -> None:
-        """Kills the process at once (for a hung or misbehaving engine) and reaps it."""
+        """Kills the process at once (for a hung or misbehaving engine) and reaps it.
+
+        The transport is closed however this ends, a cancellation included (an SPRT stop cancels the
+        workers, perhaps while they quit their engines): a transport left open is collected after its
+        event loop has closed, where closing it fails ("Event loop is closed") and its process may run on.
+        """
         transport, protocol = self.transport, self.protocol
         self.transport = self.protocol = None
-        if transport is not None:
+        if transport is None:
+            return
+        try:
             with contextlib.suppress(ProcessLookupError, OSError):
                 transport.kill()
             if protocol is not None:
                 with contextlib.suppress(asyncio.TimeoutError, Exception):
                     await asyncio.wait_for(asyncio.shield(protocol.returncode), QUIT_TIMEOUT)
-            transport.close()
+        finally:
+            transport.close()  # also kills the process if it still runs
 
     async def restart(self) -> None:
         """Kills and starts the engine again."""
@@ -387,13 +395,13 @@ class UciPlayer:
         await self.start()
 
     async def quit(self) -> None:
-        """Asks the engine to quit, and kills it if it does not."""
-        if self.protocol is not None:
-            try:
-                await asyncio.wait_for(self.protocol.quit(), QUIT_TIMEOUT)
-            except (asyncio.TimeoutError, chess.engine.EngineError, OSError):
-                pass
-        await self.kill()
+        """Asks the engine to quit, and kills it if it does not (or if the wait is cancelled)."""
+        try:
+            if self.protocol is not None:
+                with contextlib.suppress(asyncio.TimeoutError, chess.engine.EngineError, OSError):
+                    await asyncio.wait_for(self.protocol.quit(), QUIT_TIMEOUT)
+        finally:
+            await self.kill()
 
     async def play(
         self, board: chess.Board, limit: chess.engine.Limit, game: object

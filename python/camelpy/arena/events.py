@@ -25,11 +25,11 @@ Every event has ``type`` and ``t`` (Unix time, seconds). The types, in the order
 
 A game played on a Ray cluster, or a MiniChess game, publishes only its ``result``.
 
->>> import tempfile, json
+>>> import json, pathlib, tempfile
 >>> folder = tempfile.mkdtemp()
 >>> log = EventLog(folder)
 >>> log.emit("end", reason="finished")
->>> json.loads(open(f"{folder}/events.jsonl").read())["reason"]
+>>> json.loads(pathlib.Path(folder, "events.jsonl").read_text())["reason"]
 'finished'
 """
 

@@ -251,8 +251,20 @@ async def _worker(
             if on_game(record):
                 stop.set()
     finally:
-        for player in cache.values():
+        await _quit_all(cache.values())
+
+
+async def _quit_all(players: Iterable[UciPlayer]) -> None:
+    """Quits every player, each one even when quitting another was cancelled (an SPRT stop cancels the
+    workers, perhaps while they quit); the cancellation is raised once all are closed."""
+    cancelled: asyncio.CancelledError | None = None
+    for player in list(players):
+        try:
             await player.quit()
+        except asyncio.CancelledError as err:
+            cancelled = err
+    if cancelled is not None:
+        raise cancelled
 
 
 Job = TypeVar("Job")
