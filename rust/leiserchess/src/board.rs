@@ -443,6 +443,39 @@ impl Board {
         true
     }
 
+    /// The key after `mv` (one of [`Board::generate`]'s moves) and its turn, with the other side to
+    /// move, found without making the move, for a move that changes no square of `guard` (the search
+    /// passes the mover's beam and king: such a move leaves the shot as it is now), and whether it
+    /// leaves the pieces exactly as they are (two identical pieces exchanged). `None` for a move that
+    /// changes a square of `guard`, and for a 2018 swap.
+    #[inline]
+    pub fn key_after_untouched(&self, mv: Move, guard: u64) -> Option<(u64, bool)> {
+        let from = mv.from();
+        let piece = self.cells[from.index()]?;
+        let z = |p: Piece, sq: Square| zobrist::KEYS.piece(p.index(), sq.index());
+        let key = self.key ^ zobrist::KEYS.side;
+        match mv.action() {
+            Action::Shift { to } => {
+                if (from.bit() | to.bit()) & guard != 0 {
+                    return None;
+                }
+                let target = self.cells[to.index()];
+                if target == Some(piece) {
+                    return Some((key, true));
+                }
+                let mut key = key ^ z(piece, from) ^ z(piece, to);
+                if let Some(t) = target {
+                    key ^= z(t, to) ^ z(t, from);
+                }
+                Some((key, false))
+            }
+            Action::Rotate { quarters } if from.bit() & guard == 0 => {
+                Some((key ^ z(piece, from) ^ z(piece.rotated(quarters), from), false))
+            }
+            _ => None,
+        }
+    }
+
     /// The board after `mv` and its shot.
     pub fn after(&self, mv: Move) -> (Board, TurnReport) {
         let mut next = self.clone();

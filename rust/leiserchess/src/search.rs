@@ -22,6 +22,8 @@
 //! assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
 //! ```
 
+use std::cell::RefCell;
+
 use camelpy_core::{
     types::{mate_in, mated_in, VALUE_DRAW},
     Value,
@@ -30,7 +32,7 @@ use camelpy_games::{Game, Rules as GameRules, Score, Searcher};
 pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
-    board::{Board, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
+    board::{Board, Rules, ShotEnd, TurnReport, QUIET_PLIES_DRAW_2018},
     eval::{evaluate, features, Weights, NUM_WEIGHTS},
     moves::Move,
     position::Position,
@@ -47,24 +49,120 @@ const ORDER_KING_HIT: i32 = 10_000;
 const ORDER_PAWN: i32 = 100;
 
 /// The boards from the game's first to the one searched now, and the weights: what the generic
-/// search plays on.
+/// search plays on; plus, for each board on the line, its moves as made once (see [`Made`]).
 #[derive(Clone)]
 pub struct SearchGame {
     boards: Vec<Board>,
     /// The evaluation's weights.
     pub weights: Weights,
+    /// `made[i]`: the moves of `boards[i]`, each with the board it leaves, once generated there.
+    made: RefCell<Vec<Made>>,
+}
+
+/// The moves of one board as classified once: the Ko-legal moves in generation order, each with its
+/// turn's report and, once made, the board after it. A node looks at each move once, to test Ko and
+/// noise; ordering, `is_noisy`, `noisy_order` and `play` then read the result instead of making the
+/// move again (five full makes a move before). A move that changes no square of the mover's beam
+/// (nor its king) while that beam leaves the board is classified without being made: its shot is the
+/// same, so it is quiet, and its Ko test is a key comparison (confirmed on the made board when the
+/// keys agree); it is made only if the search plays it.
+#[derive(Clone, Default)]
+struct Made {
+    /// Whether `moves` are the board's now (a `play` at the level below invalidates them).
+    valid: bool,
+    moves: Vec<Move>,
+    reports: Vec<TurnReport>,
+    /// The board after each move, `None` until it is needed (always made for a noisy move).
+    after: Vec<Option<Board>>,
+    /// The pseudo-legal moves, a buffer reused from node to node.
+    scratch: Vec<Move>,
+}
+
+/// The index of `mv` in `moves`, if there: compared 16 at a time so the compiler vectorises it
+/// (a node looks each of its ~70 moves up several times).
+#[inline]
+fn find_move(moves: &[Move], mv: Move) -> Option<usize> {
+    const LANES: usize = 16;
+    let mut chunks = moves.chunks_exact(LANES);
+    for (c, chunk) in chunks.by_ref().enumerate() {
+        let mask = chunk.iter().enumerate().fold(0u32, |m, (i, &x)| m | u32::from(x == mv) << i);
+        if mask != 0 {
+            return Some(c * LANES + mask.trailing_zeros() as usize);
+        }
+    }
+    let base = moves.len() - moves.len() % LANES;
+    chunks.remainder().iter().position(|&x| x == mv).map(|i| base + i)
 }
 
 impl SearchGame {
     /// The game `position` (its history included: Ko and repetitions look back) with `weights`.
     pub fn new(position: &Position, weights: Weights) -> SearchGame {
-        SearchGame { boards: position.boards().cloned().collect(), weights }
+        SearchGame { boards: position.boards().cloned().collect(), weights, made: RefCell::new(Vec::new()) }
     }
 
     #[inline]
     fn board(&self) -> &Board {
         // Never empty: built from a position, and `undo` only removes what `play` added.
         &self.boards[self.boards.len() - 1]
+    }
+
+    /// Classifies every move of the board now once (unless done since it was reached) and calls `f`
+    /// with the result.
+    #[inline]
+    fn with_made<R>(&self, f: impl FnOnce(&mut Made) -> R) -> R {
+        let level = self.boards.len() - 1;
+        let mut made = self.made.borrow_mut();
+        if made.len() <= level {
+            made.resize_with(level + 1, Made::default);
+        }
+        let entry = &mut made[level];
+        if !entry.valid {
+            self.classify(entry);
+        }
+        f(entry)
+    }
+
+    /// Fills `entry` with the board's Ko-legal moves (see [`Made`]).
+    fn classify(&self, entry: &mut Made) {
+        let board = self.board();
+        entry.moves.clear();
+        entry.reports.clear();
+        entry.after.clear();
+        entry.scratch.clear();
+        board.generate(&mut entry.scratch);
+        let us = board.side_to_move();
+        let shot = board.shoot(us);
+        // A move off the beam and its king keeps the shot; only a shot that leaves the board zaps
+        // nothing whatever else moves (2016 fires again after a zap, along squares not yet seen).
+        let guard = if shot.end == ShotEnd::Edge { shot.path | board.king(us).bit() } else { !0 };
+        let n = self.boards.len();
+        let before_last = (n >= 2).then(|| &self.boards[n - 2]);
+        for &mv in &entry.scratch {
+            if let Some((key, unchanged)) = board.key_after_untouched(mv, guard) {
+                if unchanged {
+                    continue; // Ko: the pieces stay as they are.
+                }
+                let mut after = None;
+                if let Some(before) = before_last.filter(|b| b.key() == key) {
+                    let made = board.after(mv).0;
+                    if made.same_pieces(before) {
+                        continue; // Ko: the opponent's last move undone.
+                    }
+                    after = Some(made);
+                }
+                entry.moves.push(mv);
+                entry.reports.push(TurnReport::default());
+                entry.after.push(after);
+            } else {
+                let (after, report) = board.after(mv);
+                if !self.is_ko(&after) {
+                    entry.moves.push(mv);
+                    entry.reports.push(report);
+                    entry.after.push(Some(after));
+                }
+            }
+        }
+        entry.valid = true;
     }
 
     /// True if `after` breaks Ko: the pieces as before this move, or as before the opponent's last
@@ -187,45 +285,64 @@ impl Game for SearchGame {
     }
 
     fn generate(&self, moves: &mut Vec<Move>, noisy_only: bool) {
-        let board = self.board();
-        let mut all = Vec::with_capacity(128);
-        board.generate(&mut all);
-        for mv in all {
-            let (after, report) = board.after(mv);
-            if !self.is_ko(&after) && (!noisy_only || Self::is_noisy_report(&report)) {
-                moves.push(mv);
+        self.with_made(|made| {
+            for (&mv, report) in made.moves.iter().zip(&made.reports) {
+                if !noisy_only || Self::is_noisy_report(report) {
+                    moves.push(mv);
+                }
             }
-        }
+        });
     }
 
     fn is_noisy(&self, mv: Move) -> bool {
-        Self::is_noisy_report(&self.board().after(mv).1)
+        self.with_made(|made| match find_move(&made.moves, mv) {
+            Some(i) => Self::is_noisy_report(&made.reports[i]),
+            None => Self::is_noisy_report(&self.board().after(mv).1),
+        })
     }
 
     fn noisy_order(&self, mv: Move) -> i32 {
         let board = self.board();
-        let (after, report) = board.after(mv);
         let us = board.side_to_move();
-        match report.king_hit {
-            Some(c) if c == us => return -ORDER_KING_HIT,
-            Some(_) => return ORDER_KING_HIT,
-            None => {}
-        }
-        let (before, now) = (Self::pawns(board), Self::pawns(&after));
-        let them = us.flip();
-        ORDER_PAWN * (before[them.index()] - now[them.index()])
-            - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
+        let score = |after: &Board, report: &TurnReport| {
+            match report.king_hit {
+                Some(c) if c == us => return -ORDER_KING_HIT,
+                Some(_) => return ORDER_KING_HIT,
+                None => {}
+            }
+            let (before, now) = (Self::pawns(board), Self::pawns(after));
+            let them = us.flip();
+            ORDER_PAWN * (before[them.index()] - now[them.index()])
+                - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
+        };
+        self.with_made(|made| match find_move(&made.moves, mv) {
+            Some(i) => match &made.after[i] {
+                Some(after) => score(after, &made.reports[i]),
+                None => score(&board.after(mv).0, &made.reports[i]),
+            },
+            None => {
+                let (after, report) = board.after(mv);
+                score(&after, &report)
+            }
+        })
     }
 
+    /// Generated and Ko-legal here: among the node's moves (which the node needs next anyway).
     fn is_legal(&self, mv: Move) -> bool {
-        let board = self.board();
-        board.is_pseudo_legal(mv) && !self.is_ko(&board.after(mv).0)
+        self.with_made(|made| find_move(&made.moves, mv).is_some())
     }
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        let (next, _) = self.board().after(mv);
+        let next = self.with_made(|made| match find_move(&made.moves, mv) {
+            Some(i) => made.after[i].get_or_insert_with(|| self.board().after(mv).0).clone(),
+            None => self.board().after(mv).0,
+        });
         self.boards.push(next);
+        // The new board's moves are not classified yet.
+        if let Some(made) = self.made.get_mut().get_mut(self.boards.len() - 1) {
+            made.valid = false;
+        }
     }
 
     #[inline]
@@ -330,6 +447,66 @@ mod tests {
         searcher.clear();
         let one = searcher.search(&start, limits, &AtomicBool::new(false), |_| {});
         assert_eq!(one.info.nodes, SIGNATURE_2016_DEPTH_5);
+    }
+
+    /// The node's classification (moves made only when needed) against making every move: the same
+    /// moves in the same order, the same noisy ones and ordering scores, and the same boards played,
+    /// along random games under both rule sets.
+    #[test]
+    fn classified_moves_are_the_made_moves() {
+        let mut seed = 0x2016_u64;
+        for rules in [Rules::R2016, Rules::R2018] {
+            for _ in 0..12 {
+                let mut position = Position::start(rules);
+                for _ in 0..60 {
+                    let mut game = SearchGame::new(&position, Weights::default());
+                    let board = position.board().clone();
+                    let mut all = Vec::new();
+                    board.generate(&mut all);
+                    let made: Vec<(Move, Board, TurnReport)> = all
+                        .into_iter()
+                        .map(|mv| {
+                            let (after, report) = board.after(mv);
+                            (mv, after, report)
+                        })
+                        .filter(|(_, after, _)| !game.is_ko(after))
+                        .collect();
+                    let (mut moves, mut noisy) = (Vec::new(), Vec::new());
+                    game.generate(&mut moves, false);
+                    game.generate(&mut noisy, true);
+                    assert_eq!(moves, made.iter().map(|m| m.0).collect::<Vec<_>>(), "{board:?}");
+                    let want: Vec<Move> =
+                        made.iter().filter(|m| SearchGame::is_noisy_report(&m.2)).map(|m| m.0).collect();
+                    assert_eq!(noisy, want, "{board:?}");
+                    for (mv, after, report) in &made {
+                        assert!(game.is_legal(*mv));
+                        assert_eq!(game.is_noisy(*mv), SearchGame::is_noisy_report(report), "{board:?} {mv}");
+                        if SearchGame::is_noisy_report(report) {
+                            let us = board.side_to_move();
+                            let (before, now) = (SearchGame::pawns(&board), SearchGame::pawns(after));
+                            let want = match report.king_hit {
+                                Some(c) if c == us => -ORDER_KING_HIT,
+                                Some(_) => ORDER_KING_HIT,
+                                None => {
+                                    ORDER_PAWN * (before[us.flip().index()] - now[us.flip().index()])
+                                        - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
+                                }
+                            };
+                            assert_eq!(game.noisy_order(*mv), want, "{board:?} {mv}");
+                        }
+                        game.play(*mv);
+                        assert_eq!(game.board(), after, "{board:?} {mv}");
+                        game.undo();
+                    }
+                    if position.outcome().is_some() {
+                        break;
+                    }
+                    let legal = position.legal_moves();
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    position.push_unchecked(legal[(seed >> 33) as usize % legal.len()]);
+                }
+            }
+        }
     }
 
     #[test]

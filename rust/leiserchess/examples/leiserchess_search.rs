@@ -1,0 +1,59 @@
+//! `cargo run --release -p camelpy-leiserchess --example leiserchess_search -- <depth> [fen] [--2018] [--repeat N]`:
+//! a fixed-depth search, one thread, 16 MiB, fresh table, from the start position (or `fen`), with its nodes
+//! (positions searched, quiescence included), time and nodes per second: the node-cost probe for `perf`.
+
+use std::{sync::atomic::AtomicBool, time::Instant};
+
+use camelpy_leiserchess::{
+    search::{LeiserSearcher, Limits},
+    Board, Position, Rules, STARTING_FEN,
+};
+
+/// The table size of the search (the Leiserchess signature's).
+const HASH_MB: usize = 16;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut repeat = 1;
+    let mut rules = Rules::R2016;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--2018" => rules = Rules::R2018,
+            "--repeat" => repeat = it.next().and_then(|n| n.parse().ok()).unwrap_or(1),
+            _ => rest.push(a.as_str()),
+        }
+    }
+    let Some(depth) = rest.first().and_then(|d| d.parse::<i32>().ok()) else {
+        eprintln!("usage: leiserchess_search <depth> [fen] [--2018] [--repeat N]");
+        return;
+    };
+    let fen = if rest.len() > 1 { rest[1..].join(" ") } else { STARTING_FEN.to_string() };
+    let board = match Board::from_fen(&fen, rules) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{e}");
+            return;
+        }
+    };
+    let game = Position::new(board);
+    for _ in 0..repeat {
+        let mut searcher = match LeiserSearcher::new(HASH_MB) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                return;
+            }
+        };
+        let began = Instant::now();
+        let result = searcher.search(&game, Limits::to_depth(depth), &AtomicBool::new(false), |_| {});
+        let seconds = began.elapsed().as_secs_f64();
+        let nodes = result.info.nodes;
+        println!(
+            "depth {depth}: {nodes} nodes in {seconds:.3} s, {:.3} M nodes/s, best {}",
+            nodes as f64 / seconds.max(1e-9) / 1e6,
+            result.best_move.map_or_else(|| "(none)".to_string(), |m| m.to_string())
+        );
+    }
+}
