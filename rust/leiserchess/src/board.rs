@@ -1,5 +1,7 @@
 //! [`Board`]: the pieces, the side to move and the rule set; the laser, move generation and the
-//! result of a move (copy-make: a board is 80 bytes, cheaper to copy than to take back a laser's zaps).
+//! result of a move (copy-make: a board is 96 bytes, cheaper to copy than to take back a laser's zaps).
+//! Besides its squares a board keeps each side's pieces as a bitboard, so that a laser shot jumps from
+//! piece to piece along precomputed rays ([`RAYS`]) instead of stepping square by square.
 //!
 //! The rules are camelpy's statement of them, `docs/leiserchess.md`. A turn is a move by one of the
 //! mover's pieces, then the mover's king fires. Under the 2016 rules a shift may go to an occupied square (the two pieces exchange squares) and a zap
@@ -81,6 +83,33 @@ pub struct Shot {
     pub end: ShotEnd,
 }
 
+/// `RAYS[dir][sq]`: the squares a beam leaving `sq` in direction `dir` (`Dir as usize`) would enter on
+/// an empty board, to the edge.
+static RAYS: [[u64; NUM_SQUARES]; 4] = rays();
+
+const fn rays() -> [[u64; NUM_SQUARES]; 4] {
+    let steps: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let mut table = [[0u64; NUM_SQUARES]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < NUM_SQUARES {
+            let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+            loop {
+                f += steps[d].0;
+                r += steps[d].1;
+                if f < 0 || f >= WIDTH as i8 || r < 0 || r >= WIDTH as i8 {
+                    break;
+                }
+                table[d][sq] |= 1u64 << (r * 8 + f);
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    table
+}
+
 /// The direction a beam travelling `beam` takes after striking a pawn facing `pawn`, `None` if it
 /// strikes the pawn's back (a zap). The rules' table, row by row (beam N, E, S, W; pawn NW, NE, SE,
 /// SW).
@@ -105,6 +134,8 @@ pub struct TurnReport {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     cells: [Option<Piece>; NUM_SQUARES],
+    /// Each side's pieces (bit `square.index()`), by `Color::index`.
+    colors: [u64; 2],
     kings: [Square; 2],
     side: Color,
     rules: Rules,
@@ -187,9 +218,22 @@ impl Board {
         if pawns.iter().any(|&n| n > MAX_PAWNS) {
             return Err(err("more than seven pawns of a side"));
         }
-        let mut board =
-            Board { cells, kings: [tangerine, lavender], side, rules, key: 0, quiet_plies: 0, loser: None };
+        let mut board = Board {
+            cells,
+            colors: [0; 2],
+            kings: [tangerine, lavender],
+            side,
+            rules,
+            key: 0,
+            quiet_plies: 0,
+            loser: None,
+        };
         board.key = board.compute_key();
+        for (i, cell) in board.cells.iter().enumerate() {
+            if let Some(p) = cell {
+                board.colors[p.color().index()] |= 1 << i;
+            }
+        }
         Ok(board)
     }
 
@@ -285,9 +329,11 @@ impl Board {
     fn set(&mut self, sq: Square, piece: Option<Piece>) {
         if let Some(old) = self.cells[sq.index()] {
             self.key ^= zobrist::KEYS.piece(old.index(), sq.index());
+            self.colors[old.color().index()] &= !sq.bit();
         }
         if let Some(new) = piece {
             self.key ^= zobrist::KEYS.piece(new.index(), sq.index());
+            self.colors[new.color().index()] |= sq.bit();
             if new.kind() == Kind::King {
                 self.kings[new.color().index()] = sq;
             }
@@ -318,12 +364,51 @@ impl Board {
         ShotEnd::Edge
     }
 
-    /// [`Board::beam`] as a set of squares and its end.
+    /// [`Board::beam`] as a set of squares and its end: from piece to piece along [`RAYS`] (the first
+    /// piece on a ray is its lowest bit going north or east, its highest going south or west).
     #[inline]
     pub fn shoot(&self, color: Color) -> Shot {
+        let occupied = self.colors[0] | self.colors[1];
+        let king = self.kings[color.index()];
+        let mut dir = self.cells[king.index()].map_or(Dir::North, |k| k.orientation().king_dir());
+        let mut sq = king.index();
         let mut path = 0u64;
-        let end = self.beam(color, |sq| path |= sq.bit());
-        Shot { path, end }
+        // Every stop is at a piece, so this ends well within the beam's bound (see MAX_BEAM_STEPS).
+        for _ in 0..MAX_BEAM_STEPS {
+            let ray = RAYS[dir as usize][sq];
+            let blockers = ray & occupied;
+            if blockers == 0 {
+                return Shot { path: path | ray, end: ShotEnd::Edge };
+            }
+            let hit = match dir {
+                Dir::North | Dir::East => blockers.trailing_zeros(),
+                Dir::South | Dir::West => 63 - blockers.leading_zeros(),
+            } as usize;
+            path |= ray & !RAYS[dir as usize][hit];
+            sq = hit;
+            let at = Square::new(hit as u8);
+            match self.cells[hit] {
+                None => {}
+                Some(p) if p.kind() == Kind::King => return Shot { path, end: ShotEnd::King(at) },
+                Some(p) => match REFLECTIONS[dir as usize][p.orientation().index()] {
+                    None => return Shot { path, end: ShotEnd::Zap(at) },
+                    Some(d) => dir = d,
+                },
+            }
+        }
+        Shot { path, end: ShotEnd::Edge }
+    }
+
+    /// The pieces of `color` (bit `square.index()`).
+    #[inline]
+    pub fn pieces(&self, color: Color) -> u64 {
+        self.colors[color.index()]
+    }
+
+    /// The pawns of `color` on the board.
+    #[inline]
+    pub fn pawn_count(&self, color: Color) -> u32 {
+        (self.colors[color.index()] & !self.kings[color.index()].bit()).count_ones()
     }
 
     /// [`Board::beam`]'s squares in order, and its end.
@@ -347,27 +432,31 @@ impl Board {
         }
         let us = self.side;
         let pinned = self.pinned();
-        for i in 0..NUM_SQUARES {
+        // Own pieces in square order (lowest bit first), as a scan of the squares would find them.
+        let mut own = self.colors[us.index()];
+        while own != 0 {
+            let i = own.trailing_zeros() as usize;
+            own &= own - 1;
             let from = Square::new(i as u8);
             let Some(piece) = self.cells[i] else { continue };
-            if piece.color() != us || (piece.kind() == Kind::Pawn && pinned & from.bit() != 0) {
+            if piece.kind() == Kind::Pawn && pinned & from.bit() != 0 {
                 continue;
             }
             for (df, dr) in NEIGHBOURS {
                 let Some(to) = from.offset(df, dr) else { continue };
                 let target = self.cells[to.index()];
                 if self.rules == Rules::R2016 || target.is_none() {
-                    moves.extend(Move::new(from, Action::Shift { to }));
+                    moves.push(Move::shift(from, to));
                 }
                 if self.rules == Rules::R2018 && target.is_some_and(|t| t.color() != us) {
                     self.swaps(from, to, moves);
                 }
             }
             for quarters in 1..=3 {
-                moves.extend(Move::new(from, Action::Rotate { quarters }));
+                moves.push(Move::rotate(from, quarters));
             }
             if piece.kind() == Kind::King {
-                moves.extend(Move::new(from, Action::Null));
+                moves.push(Move::null(from));
             }
         }
     }
@@ -556,7 +645,37 @@ mod tests {
     }
 
     /// What the module's documentation says a board costs to copy.
-    const BOARD_BYTES: usize = 80;
+    const BOARD_BYTES: usize = 96;
+
+    /// The ray-table shot against the beam traced square by square, and the kept bitboards against
+    /// the squares, along random games under both rule sets.
+    #[test]
+    fn the_shot_along_rays_is_the_traced_beam() {
+        let mut seed = 0x1a5e_u64;
+        for rules in [Rules::R2016, Rules::R2018] {
+            for _ in 0..40 {
+                let mut board = Board::start(rules);
+                for _ in 0..80 {
+                    for color in Color::ALL {
+                        let mut path = 0u64;
+                        let end = board.beam(color, |sq| path |= sq.bit());
+                        assert_eq!(board.shoot(color), Shot { path, end }, "{board:?}");
+                        let mine = (0..64u8)
+                            .filter(|&i| board.cells[usize::from(i)].is_some_and(|p| p.color() == color))
+                            .fold(0u64, |m, i| m | 1 << i);
+                        assert_eq!(board.pieces(color), mine, "{board:?}");
+                    }
+                    let mut moves = Vec::new();
+                    board.generate(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    board.play(moves[(seed >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+    }
 
     #[test]
     fn bad_fens_are_refused_with_their_reason() {

@@ -95,6 +95,24 @@ impl Move {
         Some(Move(base | bits))
     }
 
+    /// The shift from `from` to `to`, an adjacent square (what [`Move::new`] makes of it, unchecked).
+    #[inline]
+    pub(crate) const fn shift(from: Square, to: Square) -> Move {
+        Move(VALID | SHIFT << 12 | (to.index() as u16) << 6 | from.index() as u16)
+    }
+
+    /// The rotation by `quarters` (1–3) of the piece on `from` (unchecked).
+    #[inline]
+    pub(crate) const fn rotate(from: Square, quarters: u8) -> Move {
+        Move(VALID | ROTATE << 12 | (quarters as u16) << 6 | from.index() as u16)
+    }
+
+    /// The king's null move on `from`.
+    #[inline]
+    pub(crate) const fn null(from: Square) -> Move {
+        Move(VALID | NULL << 12 | from.index() as u16)
+    }
+
     /// The square of the piece that moves.
     #[inline]
     pub fn from(self) -> Square {
@@ -224,6 +242,22 @@ mod tests {
             Action::SwapShift { with: Square::parse("e4").unwrap(), to: Square::parse("f5").unwrap() }
         );
         assert_eq!(swap.from(), Square::parse("d5").unwrap());
+    }
+
+    #[test]
+    fn the_unchecked_constructors_are_new() {
+        for i in 0..64u8 {
+            let from = Square::new(i);
+            for (df, dr) in NEIGHBOURS {
+                if let Some(to) = from.offset(df, dr) {
+                    assert_eq!(Some(Move::shift(from, to)), Move::new(from, Action::Shift { to }));
+                }
+            }
+            for quarters in 1..=3 {
+                assert_eq!(Some(Move::rotate(from, quarters)), Move::new(from, Action::Rotate { quarters }));
+            }
+            assert_eq!(Some(Move::null(from)), Move::new(from, Action::Null));
+        }
     }
 
     #[test]

@@ -36,7 +36,7 @@ use crate::{
     eval::{evaluate, features, Weights, NUM_WEIGHTS},
     moves::Move,
     position::Position,
-    types::{Color, Kind},
+    types::Color,
 };
 
 /// A self-play game still going after this many plies is a draw (the 2016 rules have no quiet-move
@@ -76,6 +76,28 @@ struct Made {
     after: Vec<Option<Board>>,
     /// The pseudo-legal moves, a buffer reused from node to node.
     scratch: Vec<Move>,
+    /// The index last looked up: the search asks about the moves in order, and about one move twice
+    /// in a row (`is_noisy`, then `play`).
+    hint: usize,
+}
+
+impl Made {
+    /// The index of `mv` in `moves`, if there.
+    #[inline]
+    fn find(&mut self, mv: Move) -> Option<usize> {
+        let hint = self.hint;
+        let found = if self.moves.get(hint) == Some(&mv) {
+            Some(hint)
+        } else if self.moves.get(hint + 1) == Some(&mv) {
+            Some(hint + 1)
+        } else {
+            find_move(&self.moves, mv)
+        };
+        if let Some(i) = found {
+            self.hint = i;
+        }
+        found
+    }
 }
 
 /// The index of `mv` in `moves`, if there: compared 16 at a time so the compiler vectorises it
@@ -129,6 +151,7 @@ impl SearchGame {
         entry.reports.clear();
         entry.after.clear();
         entry.scratch.clear();
+        entry.hint = 0;
         board.generate(&mut entry.scratch);
         let us = board.side_to_move();
         let shot = board.shoot(us);
@@ -187,16 +210,9 @@ impl SearchGame {
     }
 
     /// Pawns of each side on `board`.
+    #[inline]
     fn pawns(board: &Board) -> [i32; 2] {
-        let mut n = [0; 2];
-        for i in 0..64u8 {
-            if let Some(p) = board.piece_at(crate::types::Square::new(i)) {
-                if p.kind() == Kind::Pawn {
-                    n[p.color().index()] += 1;
-                }
-            }
-        }
-        n
+        Color::ALL.map(|c| board.pawn_count(c) as i32)
     }
 
     fn is_noisy_report(report: &TurnReport) -> bool {
@@ -295,7 +311,7 @@ impl Game for SearchGame {
     }
 
     fn is_noisy(&self, mv: Move) -> bool {
-        self.with_made(|made| match find_move(&made.moves, mv) {
+        self.with_made(|made| match made.find(mv) {
             Some(i) => Self::is_noisy_report(&made.reports[i]),
             None => Self::is_noisy_report(&self.board().after(mv).1),
         })
@@ -315,7 +331,7 @@ impl Game for SearchGame {
             ORDER_PAWN * (before[them.index()] - now[them.index()])
                 - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
         };
-        self.with_made(|made| match find_move(&made.moves, mv) {
+        self.with_made(|made| match made.find(mv) {
             Some(i) => match &made.after[i] {
                 Some(after) => score(after, &made.reports[i]),
                 None => score(&board.after(mv).0, &made.reports[i]),
@@ -329,12 +345,12 @@ impl Game for SearchGame {
 
     /// Generated and Ko-legal here: among the node's moves (which the node needs next anyway).
     fn is_legal(&self, mv: Move) -> bool {
-        self.with_made(|made| find_move(&made.moves, mv).is_some())
+        self.with_made(|made| made.find(mv).is_some())
     }
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        let next = self.with_made(|made| match find_move(&made.moves, mv) {
+        let next = self.with_made(|made| match made.find(mv) {
             Some(i) => made.after[i].get_or_insert_with(|| self.board().after(mv).0).clone(),
             None => self.board().after(mv).0,
         });
