@@ -33,7 +33,9 @@ use crate::{
 /// :raises: :exc:`camelpy.InvalidFenError` if *fen* is malformed or describes an impossible position.
 #[pyclass(module = "camelpy", name = "Position")]
 pub struct PyPosition {
-    pos: Position,
+    /// Boxed: the core's position is 64-byte aligned (its state is, for make/unmake's copies), and
+    /// Python allocates a class's objects only 16-byte aligned; the box is allocated by Rust.
+    pos: Box<Position>,
     /// The FEN the position was set up from (for `to_board`, pickling and `from_board` round trips).
     root_fen: String,
     /// `legal[ply]`: the legal moves of the position at that ply, once computed. A walk calls
@@ -43,9 +45,12 @@ pub struct PyPosition {
     legal: Vec<Option<MoveList>>,
 }
 
+// Python places a class's object at 16-byte alignment: anything more aligned must sit behind a pointer.
+const _: () = assert!(core::mem::align_of::<PyPosition>() <= 16);
+
 impl PyPosition {
     fn from_core(pos: Position, root_fen: String) -> PyPosition {
-        PyPosition { pos, root_fen, legal: Vec::new() }
+        PyPosition { pos: Box::new(pos), root_fen, legal: Vec::new() }
     }
 
     /// The legal moves of the current position, from the memo or generated now.
@@ -217,7 +222,7 @@ impl PyPosition {
 
     /// An independent copy, with the move stack.
     fn copy(&self) -> PyPosition {
-        PyPosition::from_core(self.pos.clone(), self.root_fen.clone())
+        PyPosition::from_core((*self.pos).clone(), self.root_fen.clone())
     }
 
     fn __copy__(&self) -> PyPosition {

@@ -96,6 +96,32 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(unsafe { *BISHOP_ATTACKS.get_unchecked(index) })
 }
 
+const fn ray_table(directions: &[(i8, i8); 4]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = Bitboard(slider_attacks_slow(sq, 0, directions));
+        sq += 1;
+    }
+    table
+}
+
+const ROOK_RAYS: [Bitboard; 64] = ray_table(&ROOK_DIRECTIONS);
+const BISHOP_RAYS: [Bitboard; 64] = ray_table(&BISHOP_DIRECTIONS);
+
+/// Squares a rook on `sq` attacks on an empty board (a plain table read: the position finds its checkers
+/// and pins from the enemy sliders on these rays, without a slider lookup).
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq as usize]
+}
+
+/// Squares a bishop on `sq` attacks on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq as usize]
+}
+
 /// Squares a queen on `sq` attacks.
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
@@ -221,5 +247,9 @@ mod tests {
         assert_eq!(between(Square::A1, Square::B3), Square::B3.bitboard());
         assert_eq!(line(Square::B2, Square::D4).len(), 8);
         assert!(line(Square::A1, Square::B3).is_empty());
+        for sq in Square::ALL {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY), "{sq}");
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY), "{sq}");
+        }
     }
 }
