@@ -429,6 +429,18 @@ impl Position {
     /// position (debug builds assert). Use [`Position::try_play`] for untrusted input.
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
+        self.history.push(Undo { state: self.s, mv: Some(mv) });
+        self.apply_move::<true>(mv);
+        #[cfg(debug_assertions)]
+        self.check_consistency();
+    }
+
+    /// Plays `mv` on the state without the undo stack. With `FULL`, everything as
+    /// [`Position::play_unchecked`] does; without, only what the move generator reads (the board, side to
+    /// move, castling rights, en passant, checkers and pins): the key and the clocks are left stale, for
+    /// perft's last make, whose caller counts the moves and puts the saved state back ([`crate::perft`]).
+    #[inline(always)]
+    pub(crate) fn apply_move<const FULL: bool>(&mut self, mv: Move) {
         let us = self.s.side_to_move;
         let from = mv.from();
         let to = mv.to();
@@ -441,15 +453,16 @@ impl Position {
             }
             _ => None,
         };
-        self.history.push(Undo { state: self.s, mv: Some(mv) });
 
         let mut key = self.s.key ^ KEYS.black_to_move();
         if let Some(ep) = self.s.ep_square.take() {
             key ^= KEYS.en_passant(ep.file() as usize);
         }
-        self.s.halfmove_clock = self.s.halfmove_clock.saturating_add(1);
-        if us == Color::Black {
-            self.s.fullmove_number = self.s.fullmove_number.saturating_add(1);
+        if FULL {
+            self.s.halfmove_clock = self.s.halfmove_clock.saturating_add(1);
+            if us == Color::Black {
+                self.s.fullmove_number = self.s.fullmove_number.saturating_add(1);
+            }
         }
         let mut double_push_ep = None;
 
@@ -508,13 +521,13 @@ impl Position {
         }
 
         self.s.side_to_move = us.flip();
-        self.s.key = key;
+        if FULL {
+            self.s.key = key;
+        }
         if let Some(ep) = double_push_ep {
             self.set_ep_if_capturable(ep);
         }
         self.update_check_info();
-        #[cfg(debug_assertions)]
-        self.check_consistency();
     }
 
     /// Fills `castling_masks` from the current castling rights and king squares (called once at set-up).
