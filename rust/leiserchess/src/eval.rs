@@ -12,7 +12,7 @@ use camelpy_games::eval::{for_side_to_move, weighted_sum};
 
 use crate::{
     board::Board,
-    types::{Color, Kind, Square, NEIGHBOURS},
+    types::{Color, Square, NEIGHBOURS},
 };
 
 /// One weight: its name, its default (a pawn is 100; the rest tuned, see [`WEIGHT_SPECS`]) and why.
@@ -130,25 +130,47 @@ fn edge_distance(sq: Square) -> i32 {
     i32::from(from_centre(sq.file()).max(from_centre(sq.rank())))
 }
 
-/// The features of `board`, Tangerine minus Lavender (the tempo feature 1).
+/// File a's squares.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// Rank 0's squares.
+const RANK_0: u64 = 0xFF;
+
+/// `RINGS[d]`: the squares [`edge_distance`] `d` from the centre (0: the central 2 × 2, 3: the edge).
+static RINGS: [u64; 4] = {
+    let mut rings = [0u64; 4];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i8, (sq / 8) as i8);
+        let (df, dr) = (if f < 4 { 3 - f } else { f - 4 }, if r < 4 { 3 - r } else { r - 4 });
+        rings[(if df > dr { df } else { dr }) as usize] |= 1 << sq;
+        sq += 1;
+    }
+    rings
+};
+
+/// The features of `board`, Tangerine minus Lavender (the tempo feature 1): the pawn terms by
+/// popcounts of each side's pawns against the rings and the kings' rectangle.
 pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
     let mut f = [0; NUM_WEIGHTS];
     let kings = [board.king(Color::Tangerine), board.king(Color::Lavender)];
     let (lo_file, hi_file) = (kings[0].file().min(kings[1].file()), kings[0].file().max(kings[1].file()));
     let (lo_rank, hi_rank) = (kings[0].rank().min(kings[1].rank()), kings[0].rank().max(kings[1].rank()));
     let beams = [board.shoot(Color::Tangerine), board.shoot(Color::Lavender)];
-    for i in 0..64u8 {
-        let sq = Square::new(i);
-        let Some(piece) = board.piece_at(sq) else { continue };
-        if piece.kind() != Kind::Pawn {
-            continue;
-        }
-        let sign = if piece.color() == Color::Tangerine { 1 } else { -1 };
-        f[PAWN] += sign;
-        f[PAWN_CENTRAL] += sign * (3 - edge_distance(sq));
-        if (lo_file..=hi_file).contains(&sq.file()) && (lo_rank..=hi_rank).contains(&sq.rank()) {
-            f[PAWN_BETWEEN] += sign;
-        }
+    // The squares inside the rectangle the two kings span.
+    let files = (lo_file..=hi_file).fold(0u64, |m, f| m | FILE_A << f);
+    let ranks = (lo_rank..=hi_rank).fold(0u64, |m, r| m | RANK_0 << (8 * r));
+    let between = files & ranks;
+    for color in Color::ALL {
+        let sign = if color == Color::Tangerine { 1 } else { -1 };
+        let pawns = board.pieces(color) & !kings[color.index()].bit();
+        f[PAWN] += sign * pawns.count_ones() as i32;
+        let central: i32 = RINGS
+            .iter()
+            .enumerate()
+            .map(|(d, &ring)| (3 - d as i32) * (pawns & ring).count_ones() as i32)
+            .sum();
+        f[PAWN_CENTRAL] += sign * central;
+        f[PAWN_BETWEEN] += sign * (pawns & between).count_ones() as i32;
     }
     for color in Color::ALL {
         let sign = if color == Color::Tangerine { 1 } else { -1 };
@@ -181,6 +203,7 @@ pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
 mod tests {
     use super::*;
     use crate::board::Rules;
+    use crate::types::Kind;
 
     #[test]
     fn the_start_is_level_and_the_evaluation_is_symmetric() {
@@ -196,6 +219,48 @@ mod tests {
         let fa = features(&a);
         assert_eq!(fa[PAWN], 1);
         assert_eq!(features(&b)[PAWN], -1);
+    }
+
+    /// The pawn terms by a scan of the squares, as the rules page states them.
+    fn pawn_terms_by_scan(board: &Board) -> [i32; 3] {
+        let kings = [board.king(Color::Tangerine), board.king(Color::Lavender)];
+        let (lo_file, hi_file) = (kings[0].file().min(kings[1].file()), kings[0].file().max(kings[1].file()));
+        let (lo_rank, hi_rank) = (kings[0].rank().min(kings[1].rank()), kings[0].rank().max(kings[1].rank()));
+        let mut t = [0; 3];
+        for i in 0..64u8 {
+            let sq = Square::new(i);
+            let Some(piece) = board.piece_at(sq).filter(|p| p.kind() == Kind::Pawn) else { continue };
+            let sign = if piece.color() == Color::Tangerine { 1 } else { -1 };
+            t[0] += sign;
+            t[1] += sign * (3 - edge_distance(sq));
+            if (lo_file..=hi_file).contains(&sq.file()) && (lo_rank..=hi_rank).contains(&sq.rank()) {
+                t[2] += sign;
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn pawn_terms_by_bitboards_are_the_scan() {
+        let mut seed = 0xe7a1_u64;
+        for _ in 0..40 {
+            let mut board = Board::start(Rules::R2016);
+            for _ in 0..80 {
+                let f = features(&board);
+                assert_eq!(
+                    [f[PAWN], f[PAWN_CENTRAL], f[PAWN_BETWEEN]],
+                    pawn_terms_by_scan(&board),
+                    "{board:?}"
+                );
+                let mut moves = Vec::new();
+                board.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                board.play(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@
 //! assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use camelpy_core::{
     types::{mate_in, mated_in, VALUE_DRAW},
@@ -57,6 +57,8 @@ pub struct SearchGame {
     pub weights: Weights,
     /// `made[i]`: the moves of `boards[i]`, each with the board it leaves, once generated there.
     made: RefCell<Vec<Made>>,
+    /// Moves generated and classified so far (see [`SearchGame::moves_examined`]).
+    examined: Cell<u64>,
 }
 
 /// The moves of one board as classified once: the Ko-legal moves in generation order, each with its
@@ -70,6 +72,9 @@ pub struct SearchGame {
 struct Made {
     /// Whether `moves` are the board's now (a `play` at the level below invalidates them).
     valid: bool,
+    /// Whether `moves` are all the Ko-legal moves, or only the noisy ones (quiescence asks only for
+    /// those: a move classified quiet without being made is then left out, Ko untested).
+    complete: bool,
     moves: Vec<Move>,
     reports: Vec<TurnReport>,
     /// The board after each move, `None` until it is needed (always made for a noisy move).
@@ -119,7 +124,20 @@ fn find_move(moves: &[Move], mv: Move) -> Option<usize> {
 impl SearchGame {
     /// The game `position` (its history included: Ko and repetitions look back) with `weights`.
     pub fn new(position: &Position, weights: Weights) -> SearchGame {
-        SearchGame { boards: position.boards().cloned().collect(), weights, made: RefCell::new(Vec::new()) }
+        SearchGame {
+            boards: position.boards().cloned().collect(),
+            weights,
+            made: RefCell::new(Vec::new()),
+            examined: Cell::new(0),
+        }
+    }
+
+    /// The moves the search's nodes have generated and classified so far (each generated move of
+    /// each node that asked for its moves, once): the course's reference player counts a node for
+    /// every move it makes in its search loops, so this is the count to set beside its node count
+    /// (the search's own counts the positions it enters).
+    pub fn moves_examined(&self) -> u64 {
+        self.examined.get()
     }
 
     #[inline]
@@ -128,24 +146,24 @@ impl SearchGame {
         &self.boards[self.boards.len() - 1]
     }
 
-    /// Classifies every move of the board now once (unless done since it was reached) and calls `f`
-    /// with the result.
+    /// Classifies the moves of the board now once (unless done since it was reached; only the noisy
+    /// ones if `noisy_only`) and calls `f` with the result.
     #[inline]
-    fn with_made<R>(&self, f: impl FnOnce(&mut Made) -> R) -> R {
+    fn with_made<R>(&self, noisy_only: bool, f: impl FnOnce(&mut Made) -> R) -> R {
         let level = self.boards.len() - 1;
         let mut made = self.made.borrow_mut();
         if made.len() <= level {
             made.resize_with(level + 1, Made::default);
         }
         let entry = &mut made[level];
-        if !entry.valid {
-            self.classify(entry);
+        if !entry.valid || !(noisy_only || entry.complete) {
+            self.classify(entry, noisy_only);
         }
         f(entry)
     }
 
-    /// Fills `entry` with the board's Ko-legal moves (see [`Made`]).
-    fn classify(&self, entry: &mut Made) {
+    /// Fills `entry` with the board's Ko-legal moves, or only its noisy ones (see [`Made`]).
+    fn classify(&self, entry: &mut Made, noisy_only: bool) {
         let board = self.board();
         entry.moves.clear();
         entry.reports.clear();
@@ -153,6 +171,7 @@ impl SearchGame {
         entry.scratch.clear();
         entry.hint = 0;
         board.generate(&mut entry.scratch);
+        self.examined.set(self.examined.get() + entry.scratch.len() as u64);
         let us = board.side_to_move();
         let shot = board.shoot(us);
         // A move off the beam and its king keeps the shot; only a shot that leaves the board zaps
@@ -162,8 +181,8 @@ impl SearchGame {
         let before_last = (n >= 2).then(|| &self.boards[n - 2]);
         for &mv in &entry.scratch {
             if let Some((key, unchanged)) = board.key_after_untouched(mv, guard) {
-                if unchanged {
-                    continue; // Ko: the pieces stay as they are.
+                if unchanged || noisy_only {
+                    continue; // Ko (the pieces stay as they are), or quiet when only noise is asked for.
                 }
                 let mut after = None;
                 if let Some(before) = before_last.filter(|b| b.key() == key) {
@@ -186,6 +205,7 @@ impl SearchGame {
             }
         }
         entry.valid = true;
+        entry.complete = !noisy_only;
     }
 
     /// True if `after` breaks Ko: the pieces as before this move, or as before the opponent's last
@@ -301,7 +321,7 @@ impl Game for SearchGame {
     }
 
     fn generate(&self, moves: &mut Vec<Move>, noisy_only: bool) {
-        self.with_made(|made| {
+        self.with_made(noisy_only, |made| {
             for (&mv, report) in made.moves.iter().zip(&made.reports) {
                 if !noisy_only || Self::is_noisy_report(report) {
                     moves.push(mv);
@@ -311,7 +331,7 @@ impl Game for SearchGame {
     }
 
     fn is_noisy(&self, mv: Move) -> bool {
-        self.with_made(|made| match made.find(mv) {
+        self.with_made(true, |made| match made.find(mv) {
             Some(i) => Self::is_noisy_report(&made.reports[i]),
             None => Self::is_noisy_report(&self.board().after(mv).1),
         })
@@ -331,7 +351,7 @@ impl Game for SearchGame {
             ORDER_PAWN * (before[them.index()] - now[them.index()])
                 - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
         };
-        self.with_made(|made| match made.find(mv) {
+        self.with_made(true, |made| match made.find(mv) {
             Some(i) => match &made.after[i] {
                 Some(after) => score(after, &made.reports[i]),
                 None => score(&board.after(mv).0, &made.reports[i]),
@@ -345,12 +365,12 @@ impl Game for SearchGame {
 
     /// Generated and Ko-legal here: among the node's moves (which the node needs next anyway).
     fn is_legal(&self, mv: Move) -> bool {
-        self.with_made(|made| made.find(mv).is_some())
+        self.with_made(false, |made| made.find(mv).is_some())
     }
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        let next = self.with_made(|made| match made.find(mv) {
+        let next = self.with_made(true, |made| match made.find(mv) {
             Some(i) => made.after[i].get_or_insert_with(|| self.board().after(mv).0).clone(),
             None => self.board().after(mv).0,
         });
@@ -494,6 +514,18 @@ mod tests {
                     let want: Vec<Move> =
                         made.iter().filter(|m| SearchGame::is_noisy_report(&m.2)).map(|m| m.0).collect();
                     assert_eq!(noisy, want, "{board:?}");
+                    // Quiescence's way: only the noisy moves classified, then asked about any move.
+                    let mut partial = SearchGame::new(&position, Weights::default());
+                    let mut noisy = Vec::new();
+                    partial.generate(&mut noisy, true);
+                    assert_eq!(noisy, want, "{board:?}");
+                    for (mv, after, report) in &made {
+                        assert_eq!(partial.is_noisy(*mv), SearchGame::is_noisy_report(report), "{mv}");
+                        partial.play(*mv);
+                        assert_eq!(partial.board(), after, "{board:?} {mv}");
+                        partial.undo();
+                    }
+                    assert!(moves.iter().all(|&mv| partial.is_legal(mv)), "{board:?}");
                     for (mv, after, report) in &made {
                         assert!(game.is_legal(*mv));
                         assert_eq!(game.is_noisy(*mv), SearchGame::is_noisy_report(report), "{board:?} {mv}");
