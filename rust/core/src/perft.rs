@@ -27,8 +27,8 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         2 if !cfg!(debug_assertions) => {
             let moves = pos.legal_moves();
             let mut nodes = 0;
+            let saved = pos.s;
             for &mv in moves.iter() {
-                let saved = pos.s;
                 pos.apply_move::<false>(mv);
                 nodes += pos.count_legal();
                 pos.s = saved;
