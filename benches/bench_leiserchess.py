@@ -22,7 +22,8 @@ Positions: the start, the position of issue 40's lost game after ``e1U b4c4 h4h5
 positions from a short camelpy self-play from the start (depth 3, plies 10, 20 and 30).
 
 The reference is found at ``$CAMELPY_LEISER_REF``, else as ``leiserchess-ref`` on ``PATH``; without
-it the benchmark is skipped with :data:`BUILD_RECIPE`. Untimed (plain ``pytest``): depth 3 on two
+it the benchmark is skipped with :data:`BUILD_RECIPE`. It is behind the marker ``leiserchess_ref``, left
+out of the default run (``pytest -m leiserchess_ref benches/bench_leiserchess.py``). Untimed: depth 3 on two
 positions, one round. Timed (``--benchmark-enable``): depth 7 on every position, three rounds.
 ``python -m benches.bench_leiserchess [depth] [rounds]`` prints the table with medians and ratios.
 """
@@ -39,6 +40,10 @@ from typing import Any
 
 import pytest
 from camelpy import leiserchess
+
+pytestmark = pytest.mark.leiserchess_ref
+"""Left out of the default run (``-m "not leiserchess_ref"`` in pyproject): the reference is built by
+hand. Run it with ``pytest -m leiserchess_ref benches/bench_leiserchess.py``."""
 
 REF_ENV = "CAMELPY_LEISER_REF"
 """The environment variable naming the reference player's binary."""
