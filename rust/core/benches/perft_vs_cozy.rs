@@ -124,7 +124,7 @@ fn thread_cpu_secs() -> Option<f64> {
     let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     #[cfg(not(target_pointer_width = "64"))]
     let rc = -1;
-    (rc == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -227,7 +227,8 @@ fn run_set(set: &Set, pairs: usize) {
             theirs_cpu.push(c_theirs);
         }
     }
-    for v in [&mut ratios, &mut cpu_ratios, &mut ours_secs, &mut theirs_secs, &mut ours_cpu, &mut theirs_cpu] {
+    for v in [&mut ratios, &mut cpu_ratios, &mut ours_secs, &mut theirs_secs, &mut ours_cpu, &mut theirs_cpu]
+    {
         v.sort_by(f64::total_cmp);
     }
     let (med_ours, med_theirs) = (quantile(&ours_secs, 0.5), quantile(&theirs_secs, 0.5));
