@@ -359,6 +359,20 @@ class _SmallGame(Variant):
 
     analysis_seconds: float | None = None
     """How long an analysis may run at most (``None``: until the game's end bounds it)."""
+    terminations: dict[Any, str] = {}
+    """Each of the game's terminations in words (the status line's reason)."""
+
+    def outcome(self, board: Any) -> tuple[str, str] | None:
+        ended = board.outcome()
+        if ended is None:
+            return None
+        how = self.terminations[ended.termination]
+        if ended.winner is None:
+            return ended.result(), f"Draw: {how}"
+        return ended.result(), f"{self.sides[0 if ended.winner else 1]} wins: {how}"
+
+    def fen(self, board: Any) -> str:
+        return str(board.fen())
 
     def move_seconds(self, board: Any, limit: chess.engine.Limit) -> float | None:
         """The game's clock rule: its time for a move under *limit*."""
@@ -437,6 +451,7 @@ class _MiniChess(_SmallGame):
     name, title, files, ranks = "minichess", "MiniChess 6x5", minichess.COLS, minichess.ROWS
     fen_hint = "kqbnr/ppppp/5/5/PPPPP/RNBQK w 0 (rows from the top, plies played)"
     engine_type = minichess.Searcher
+    terminations = _MINI_TERMINATIONS
 
     def new_board(self, fen: str | None, chess960_pos: int | None = None) -> minichess.Board:
         if chess960_pos is not None:
@@ -493,18 +508,6 @@ class _MiniChess(_SmallGame):
             "check": None,  # no check rule: a king is captured
             "outcome": None if outcome is None else outcome[1],
         }
-
-    def outcome(self, board: minichess.Board) -> tuple[str, str] | None:
-        ended = board.outcome()
-        if ended is None:
-            return None
-        how = _MINI_TERMINATIONS[ended.termination]
-        if ended.winner is None:
-            return ended.result(), f"Draw: {how}"
-        return ended.result(), f"{'White' if ended.winner else 'Black'} wins: {how}"
-
-    def fen(self, board: minichess.Board) -> str:
-        return board.fen()
 
     def record(self, board: minichess.Board, headers: dict[str, str], comments: list[str | None]) -> str:
         moves = board.move_stack
@@ -563,6 +566,7 @@ class _Leiserchess(_SmallGame):
     sides = ("Tangerine", "Lavender")
     fen_hint = "ss3nw3/3nw4/2nw1nw3/1nw3SE1SE/nw1nw3SE1/3SE1SE2/4SE3/3SE3NN W (ranks 7 to 0, W or B to move)"
     engine_type = leiserchess.Searcher
+    terminations = _LEISER_TERMINATIONS
     analysis_seconds = LEISER_ANALYSIS_S
 
     def __init__(self, rules: int) -> None:
@@ -621,18 +625,6 @@ class _Leiserchess(_SmallGame):
         origin = next(sq for sq in _LEISER_SQUARES if board.piece_at(sq) in kings)
         shots = [{"squares": list(s.squares), "end": s.end, "square": s.square} for s in before.shots(move)]
         return {"from": origin, "shots": shots}
-
-    def outcome(self, board: leiserchess.Board) -> tuple[str, str] | None:
-        ended = board.outcome()
-        if ended is None:
-            return None
-        how = _LEISER_TERMINATIONS[ended.termination]
-        if ended.winner is None:
-            return ended.result(), f"Draw: {how}"
-        return ended.result(), f"{'Tangerine' if ended.winner else 'Lavender'} wins: {how}"
-
-    def fen(self, board: leiserchess.Board) -> str:
-        return board.fen()
 
     def record(self, board: leiserchess.Board, headers: dict[str, str], comments: list[str | None]) -> str:
         """The game in the course's notation with tags (PGN-like, as ``camelpy leiserchess match``'s
