@@ -635,6 +635,41 @@ impl fmt::Display for Board {
     }
 }
 
+/// Random games for the tests that check one computation against another along them: `games` games
+/// from the start under `rules`, at most `plies` plies each, every move drawn by [`random_pick`] from
+/// `seed`; `visit` sees each board before its move is played.
+#[cfg(test)]
+pub(crate) fn random_games(
+    rules: Rules,
+    seed: u64,
+    games: usize,
+    plies: usize,
+    mut visit: impl FnMut(&Board),
+) {
+    let mut seed = seed;
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut board = Board::start(rules);
+        for _ in 0..plies {
+            visit(&board);
+            moves.clear();
+            board.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            board.play(random_pick(&mut seed, &moves));
+        }
+    }
+}
+
+/// One of `items`, drawn by a linear congruential generator (Knuth's MMIX constants) whose state is
+/// `seed`: the tests' random games, reproducible without a dependency.
+#[cfg(test)]
+pub(crate) fn random_pick<T: Copy>(seed: &mut u64, items: &[T]) -> T {
+    *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    items[(*seed >> 33) as usize % items.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -659,29 +694,18 @@ mod tests {
     /// the squares, along random games under both rule sets.
     #[test]
     fn the_shot_along_rays_is_the_traced_beam() {
-        let mut seed = 0x1a5e_u64;
         for rules in [Rules::R2016, Rules::R2018] {
-            for _ in 0..40 {
-                let mut board = Board::start(rules);
-                for _ in 0..80 {
-                    for color in Color::ALL {
-                        let mut path = 0u64;
-                        let end = board.beam(color, |sq| path |= sq.bit());
-                        assert_eq!(board.shoot(color), Shot { path, end }, "{board:?}");
-                        let mine = (0..64u8)
-                            .filter(|&i| board.cells[usize::from(i)].is_some_and(|p| p.color() == color))
-                            .fold(0u64, |m, i| m | 1 << i);
-                        assert_eq!(board.pieces(color), mine, "{board:?}");
-                    }
-                    let mut moves = Vec::new();
-                    board.generate(&mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    board.play(moves[(seed >> 33) as usize % moves.len()]);
+            random_games(rules, 0x1a5e, 40, 80, |board| {
+                for color in Color::ALL {
+                    let mut path = 0u64;
+                    let end = board.beam(color, |sq| path |= sq.bit());
+                    assert_eq!(board.shoot(color), Shot { path, end }, "{board:?}");
+                    let mine = (0..64u8)
+                        .filter(|&i| board.cells[usize::from(i)].is_some_and(|p| p.color() == color))
+                        .fold(0u64, |m, i| m | 1 << i);
+                    assert_eq!(board.pieces(color), mine, "{board:?}");
                 }
-            }
+            });
         }
     }
 

@@ -242,25 +242,10 @@ mod tests {
 
     #[test]
     fn pawn_terms_by_bitboards_are_the_scan() {
-        let mut seed = 0xe7a1_u64;
-        for _ in 0..40 {
-            let mut board = Board::start(Rules::R2016);
-            for _ in 0..80 {
-                let f = features(&board);
-                assert_eq!(
-                    [f[PAWN], f[PAWN_CENTRAL], f[PAWN_BETWEEN]],
-                    pawn_terms_by_scan(&board),
-                    "{board:?}"
-                );
-                let mut moves = Vec::new();
-                board.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                board.play(moves[(seed >> 33) as usize % moves.len()]);
-            }
-        }
+        crate::board::random_games(Rules::R2016, 0xe7a1, 40, 80, |board| {
+            let f = features(board);
+            assert_eq!([f[PAWN], f[PAWN_CENTRAL], f[PAWN_BETWEEN]], pawn_terms_by_scan(board), "{board:?}");
+        });
     }
 
     #[test]

@@ -550,8 +550,7 @@ mod tests {
                         break;
                     }
                     let legal = position.legal_moves();
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    position.push_unchecked(legal[(seed >> 33) as usize % legal.len()]);
+                    position.push_unchecked(crate::board::random_pick(&mut seed, &legal));
                 }
             }
         }
