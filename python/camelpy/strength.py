@@ -22,9 +22,9 @@ reproducible; a different seed (``Strength Seed``, ``Engine(elo_seed=...)``) giv
 
 >>> level = EloLevel.from_elo(1350)
 >>> level
-EloLevel(elo=1350, nodes=400, temperature=60.0, max_loss=200)
+EloLevel(elo=1350, nodes=560, temperature=60.0, max_loss=200)
 >>> EloLevel.from_elo(2850).nodes, EloLevel.from_elo(2850).temperature
-(409600, 4.0)
+(3243867, 4.0)
 >>> lines = [Candidate("e2e4", cp=30), Candidate("d2d4", cp=25), Candidate("g2g4", cp=-250)]
 >>> choose(level, lines, 0.0), choose(level, lines, 0.99)
 ('e2e4', 'd2d4')
@@ -79,13 +79,14 @@ DEFAULT_ELO = ELO_MIN
 """``UCI_Elo``'s default, as Stockfish 15.1's: the weakest level, the one a player switching the limit on
 most likely wants to try first."""
 
-NODES_AT_ELO_MIN = 400
-"""Nodes a move at ELO_MIN: a 2-3 ply search with every candidate line searched to depth 1 at least (64
-nodes leaves some candidates unsearched; 400 sees one-move tactics and misses two-move ones)."""
+NODES_AT_ELO_MIN = 560
+"""Nodes a move at ELO_MIN: a 2-3 ply search with every candidate line searched to depth 1 at least. Fitted
+by games against Stockfish 15.1's levels (docs/guide/uci.md, "Calibration"): the first guess, 400 nodes
+doubling every 150 Elo, played its 1600 and 2400 settings about 110 and 270 Elo below their numbers."""
 
-ELO_PER_DOUBLING = 150
-"""Elo per doubling of the node limit (409,600 nodes at ELO_MAX): at small node counts a doubling is worth
-roughly 100-150 Elo in self-play, and the temperature supplies the rest of the range."""
+ELO_PER_DOUBLING = 120
+"""Elo per doubling of the node limit, on Stockfish's scale together with the temperature falling alongside
+(3.2 M nodes at ELO_MAX): fitted from the same games, a doubling was worth 120 Elo there."""
 
 CANDIDATES = 4
 """MultiPV lines the choice is made among: enough for a real choice, few enough that the level's nodes still
@@ -132,7 +133,7 @@ class EloLevel:
         Elo difference is a ratio of odds: the size of the mistakes shrinks by a factor, not by an amount.
 
         >>> EloLevel.from_elo(2100)
-        EloLevel(elo=2100, nodes=12800, temperature=15.5, max_loss=45)
+        EloLevel(elo=2100, nodes=42621, temperature=15.5, max_loss=45)
         >>> EloLevel.from_elo(1000)
         Traceback (most recent call last):
         ...
