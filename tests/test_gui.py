@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import camelpy
 import chess
 import pytest
 from camelpy.arena.engines import parse_engine
@@ -27,6 +28,7 @@ from camelpy.gui.lines import Line, load_text
 from camelpy.gui.play import Clock, Game, GameSettings, Strength
 from camelpy.gui.server import Access, create_app
 from camelpy.gui.session import MAX_SESSIONS
+from camelpy.gui.variants import CHESS, MINICHESS
 from camelpy.gui.watch import MatchWatch, replay
 from starlette.testclient import TestClient
 
@@ -97,6 +99,8 @@ def test_game_settings_refuse_bad_input_quoting_it() -> None:
         Game(GameSettings(fen="8/8/8/8/8/8/8/8 w - - 0 1"))
     with pytest.raises(ValueError, match="'god'"):
         Strength("level", "god")
+    with pytest.raises(ValueError, match="minichess has no level 'expert'; expected one of beginner, casual"):
+        GameSettings(variant="minichess", strength=Strength("level", "expert"))
     with pytest.raises(ValueError, match="nodes"):
         Strength("nodes", 0)
     with pytest.raises(ValueError, match="human"):
@@ -334,10 +338,26 @@ def test_page_and_pieces(client: TestClient) -> None:
         assert client.get(f"/static/{name}").status_code == 200
 
 
+def test_chess_levels_are_calibrated_elo_settings_and_the_small_games_node_counts() -> None:
+    club = Game(GameSettings(strength=Strength("level", "club")))
+    assert club.engine_elo() == 1600 and club.engine_limit(now=0.0).nodes is None  # the level sets its nodes
+    small = Game(GameSettings(variant="minichess", strength=Strength("level", "club")))
+    assert small.engine_elo() is None and small.engine_limit(now=0.0).nodes == 10_000
+    assert Game(GameSettings(strength=Strength("nodes", 500))).engine_elo() is None
+    engine = camelpy.Engine(hash_mb=1)
+    CHESS.set_elo(engine, 2400)
+    assert engine.elo == 2400
+    CHESS.set_elo(engine, None)
+    assert engine.elo is None
+    with pytest.raises(ValueError, match="minichess has no Elo levels, got 1600"):
+        MINICHESS.set_elo(object(), 1600)
+
+
 def test_play_a_game_over_the_socket(client: TestClient) -> None:
     page = Page(client, "play")
     hello = page.until("hello")
-    assert "club" in hello["levels"]
+    assert hello["variants"]["chess"]["levels"]["club"] == ["elo", 1600]
+    assert hello["variants"]["minichess"]["levels"]["club"] == ["nodes", 10_000]
     page.until("game")
     page.send("new_game", human="white", strength={"kind": "nodes", "value": 3000})
     assert page.until("game")["game"]["sans"] == []

@@ -401,8 +401,28 @@ def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDri
     shoot(browser, "replay.png")
 
 
+def levels_offered(driver: WebDriver) -> list[str]:
+    """The strength menu's named levels as the page shows them."""
+    options = Select(driver.find_element(By.ID, "ng-strength")).options
+    return [o.text for o in options if (o.get_attribute("value") or "").startswith("level:")]
+
+
 def test_play_minichess(server: str, browser: WebDriver) -> None:
     open_page(browser, server, "play")
+    Select(browser.find_element(By.ID, "ng-variant")).select_by_value("chess")
+    assert levels_offered(browser) == [
+        "beginner (Elo 1350)",
+        "club (Elo 1600)",
+        "expert (Elo 2000)",
+        "master (Elo 2400)",
+        "full (3 s)",
+    ]
+    Select(browser.find_element(By.ID, "ng-strength")).select_by_value("level:expert")
+    Select(browser.find_element(By.ID, "ng-variant")).select_by_value("minichess")
+    nodes = ["beginner (100 nodes)", "casual (1000 nodes)", "club (10000 nodes)"]
+    assert levels_offered(browser)[:3] == nodes
+    strength = Select(browser.find_element(By.ID, "ng-strength"))
+    assert strength.first_selected_option.text == "club (10000 nodes)"  # no expert here: the default
     new_game(browser, variant="minichess")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#play-board rect.sq")) == 30
     square(browser, "play-board", "b1").click()

@@ -46,7 +46,8 @@ def test_the_levels_follow_the_model() -> None:
         strength.TEMPERATURE_AT_ELO_MIN,
         strength.MAX_LOSS_AT_ELO_MIN,
     )
-    assert high.nodes == round(strength.NODES_AT_ELO_MIN * 2 ** ((ELO_MAX - ELO_MIN) / strength.ELO_PER_DOUBLING))
+    doublings = (ELO_MAX - ELO_MIN) / strength.ELO_PER_DOUBLING
+    assert high.nodes == round(strength.NODES_AT_ELO_MIN * 2**doublings)
     assert (high.temperature, high.max_loss) == (
         strength.TEMPERATURE_AT_ELO_MAX,
         strength.MAX_LOSS_AT_ELO_MAX,

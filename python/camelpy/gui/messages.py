@@ -113,10 +113,13 @@ class VariantAbout(TypedDict):
     chess960: bool
     """Whether its games may start from a Chess960 position."""
     fen_hint: str
+    """What its position text looks like."""
     sides: list[str]
     """The sides' names, the first player's first (White and Black; Leiserchess's Tangerine and
     Lavender)."""
-    """What its position text looks like."""
+    levels: dict[str, list[Union[str, int]]]
+    """Its engine's named levels, weakest first (name: ``[limit, value]``, the limit ``elo``, ``nodes``
+    or ``ms``)."""
 
 
 # ---- page → server: ops --------------------------------------------------------------------------
@@ -255,14 +258,13 @@ Op = Union[
 
 
 class HelloMessage(TypedDict):
-    """``hello``, first on every socket: the engine's *levels* (name: ``[limit, value]``), the games
-    (*variants*), the version, the session's name and the folders the page may watch (*watchable*:
-    ``folders``, ``roots``, ``below``)."""
+    """``hello``, first on every socket: the games (*variants*, each with its engine's levels), the
+    version, the session's name and the folders the page may watch (*watchable*: ``folders``, ``roots``,
+    ``below``)."""
 
     type: Literal["hello"]
     version: str
     session: str
-    levels: dict[str, list[Union[str, int]]]
     variants: dict[str, VariantAbout]
     watchable: dict[str, list[str]]
 

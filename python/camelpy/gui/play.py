@@ -20,19 +20,9 @@ import chess.engine
 
 from camelpy._args import int_arg, real_arg, shown, str_arg
 from camelpy._quote import quote
-from camelpy.gui.variants import VARIANTS
+from camelpy.gui.variants import LEVEL_NAMES, VARIANTS, Level
 
-__all__ = ["LEVELS", "Clock", "Game", "GameSettings", "Strength"]
-
-LEVELS: dict[str, tuple[str, int]] = {
-    "beginner": ("nodes", 100),
-    "casual": ("nodes", 1_000),
-    "club": ("nodes", 10_000),
-    "strong": ("nodes", 200_000),
-    "full": ("ms", 3_000),
-}
-"""The named levels as (limit, value). Node limits weaken the engine the same way on any machine (100
-nodes sees a ply or two and drops pieces; 10,000 plays a sound club game); ``full`` thinks 3 s a move."""
+__all__ = ["Clock", "Game", "GameSettings", "Strength"]
 
 STRENGTH_KINDS = ("level", "ms", "depth", "nodes", "clock")
 """How the engine's search is bounded: a named level, a time per move, a depth, a node count, or its
@@ -66,15 +56,17 @@ class Strength:
                 f"unknown strength {quote(self.kind)}; expected one of {', '.join(STRENGTH_KINDS)}"
             )
         if self.kind == "level":
-            if self.value not in LEVELS:
-                raise ValueError(f"unknown level {shown(self.value)}; expected one of {', '.join(LEVELS)}")
+            if self.value not in LEVEL_NAMES:
+                names = ", ".join(LEVEL_NAMES)
+                raise ValueError(f"unknown level {shown(self.value)}; expected one of {names}")
         elif self.kind != "clock":
             top = {"ms": 3_600_000, "depth": 64, "nodes": 1_000_000_000}[self.kind]
             int_arg(self.value, self.kind, 1, top)
 
-    def limit(self) -> chess.engine.Limit:
-        """The search limit it stands for (empty for ``clock``)."""
-        kind, value = LEVELS[str(self.value)] if self.kind == "level" else (self.kind, self.value)
+    def limit(self, levels: dict[str, Level]) -> chess.engine.Limit:
+        """The search limit it stands for in a game whose named levels are *levels* (empty for ``clock``
+        and for an Elo level, whose node limit the engine sets itself: :meth:`elo`)."""
+        kind, value = levels[str(self.value)] if self.kind == "level" else (self.kind, self.value)
         if kind == "ms":
             return chess.engine.Limit(time=int(value) / 1000)
         if kind == "depth":
@@ -82,6 +74,19 @@ class Strength:
         if kind == "nodes":
             return chess.engine.Limit(nodes=int(value))
         return chess.engine.Limit()
+
+    def elo(self, levels: dict[str, Level]) -> int | None:
+        """The ``UCI_Elo`` the engine plays at in a game whose named levels are *levels* (chess's
+        :data:`camelpy.gui.variants.CHESS_LEVELS`), ``None`` for full strength within :meth:`limit`.
+
+        >>> from camelpy.gui.variants import CHESS_LEVELS
+        >>> Strength("level", "club").elo(CHESS_LEVELS), Strength("nodes", 500).elo(CHESS_LEVELS)
+        (1600, None)
+        """
+        if self.kind != "level":
+            return None
+        kind, value = levels[str(self.value)]
+        return value if kind == "elo" else None
 
     def describe(self) -> str:
         """Words for the PGN: ``level club``, ``500 ms``, ``depth 8``, ``5000 nodes``, ``clock``."""
@@ -141,6 +146,12 @@ class GameSettings:
             int_arg(self.chess960_pos, "Chess960 position", -1, 959)
         if not isinstance(self.strength, Strength):
             raise TypeError(f"strength must be a Strength, got {type(self.strength).__name__}")
+        levels = VARIANTS[self.variant].levels
+        if self.strength.kind == "level" and self.strength.value not in levels:
+            raise ValueError(
+                f"{self.variant} has no level {shown(self.strength.value)}; expected one of"
+                f" {', '.join(levels)}"
+            )
         if self.strength.kind == "clock" and self.clock is None:
             raise ValueError("the engine can play by its clock only in a game with a clock")
 
@@ -191,7 +202,7 @@ class Game:
 
     def engine_limit(self, *, now: float) -> chess.engine.Limit:
         """The engine's limit for this move: its strength, and its clock when the game has one."""
-        limit = self.settings.strength.limit()
+        limit = self.settings.strength.limit(self.variant.levels)
         clock = self.settings.clock
         if clock is not None:
             left = self.time_left(now)
@@ -199,6 +210,10 @@ class Game:
             limit.black_clock = max(left[chess.BLACK], 0.001)
             limit.white_inc = limit.black_inc = clock.inc
         return limit
+
+    def engine_elo(self) -> int | None:
+        """The ``UCI_Elo`` the engine plays at (an Elo level), or ``None``."""
+        return self.settings.strength.elo(self.variant.levels)
 
     def time_left(self, now: float) -> dict[chess.Color, float]:
         """Each side's time, the side to move's running since its turn began."""

@@ -23,7 +23,7 @@ Ops (page → server), each ``{"op": name, …}`` (:data:`camelpy.gui.messages.O
   ``review_stop``.
 
 Messages (server → page), each ``{"type": name, …}`` (:data:`camelpy.gui.messages.MESSAGES`):
-``hello`` (levels, games, version, and ``watchable``: the folders the page may watch,
+``hello`` (games with their levels, version, and ``watchable``: the folders the page may watch,
 :meth:`Hub.watchable`), ``game`` (the game's :meth:`~camelpy.gui.play.Game.view` and whether the
 engine is thinking), ``engine_info`` (the engine's search while it thinks: depth, score from White's
 side, PV in SAN, nodes), ``line`` (the analysis board, its moves and the evaluation's terms),

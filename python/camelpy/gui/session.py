@@ -66,7 +66,7 @@ from camelpy.gui.messages import (
     WatchEventsMessage,
     WatchOp,
 )
-from camelpy.gui.play import LEVELS, Clock, Game, GameSettings, Strength
+from camelpy.gui.play import Clock, Game, GameSettings, Strength
 from camelpy.gui.review import MAX_REVIEW_NODES, read_review_game, review_game
 from camelpy.gui.variants import VARIANTS, Played, Variant
 from camelpy.gui.watch import MatchWatch, replay
@@ -339,7 +339,6 @@ class Session:
                 "type": "hello",
                 "version": camelpy.__version__,
                 "session": self.id,
-                "levels": {name: list(value) for name, value in LEVELS.items()},
                 "variants": {variant.name: variant.about() for variant in VARIANTS.values()},
                 "watchable": self.hub.watchable(),
             }
@@ -604,6 +603,7 @@ class Session:
             return
         board = game.board.copy()
         limit = game.engine_limit(now=time.monotonic())
+        elo = game.engine_elo()
         variant = game.variant
         loop = asyncio.get_running_loop()
 
@@ -611,6 +611,7 @@ class Session:
             def report(view: InfoView) -> None:
                 loop.call_soon_threadsafe(self._on_engine_info, generation, view)
 
+            variant.set_elo(engine, elo)
             return variant.play(engine, board, limit, report, cancel)
 
         def done(played: Played | None, error: BaseException | None) -> None:

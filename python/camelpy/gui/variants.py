@@ -45,18 +45,50 @@ from camelpy.types import board_root
 
 __all__ = [
     "CHESS",
+    "CHESS_LEVELS",
+    "LEVEL_NAMES",
+    "NODE_LEVELS",
     "LEISERCHESS",
     "LEISERCHESS_2018",
     "LEISER_ANALYSIS_S",
     "MINICHESS",
     "VARIANTS",
     "Halted",
+    "Level",
     "game_variant",
     "log_variant",
     "Played",
     "Report",
     "Variant",
 ]
+
+Level = tuple[str, int]
+"""A named level's limit and value: ``("elo", 1600)`` (the engine's ``UCI_Elo``, chess only),
+``("nodes", 1000)`` or ``("ms", 3000)``."""
+
+FULL_STRENGTH_MS = 3_000
+"""The ``full`` level's time a move: full strength that still answers within a person's patience."""
+
+CHESS_LEVELS: dict[str, Level] = {
+    "beginner": ("elo", 1350),
+    "club": ("elo", 1600),
+    "expert": ("elo", 2000),
+    "master": ("elo", 2400),
+    "full": ("ms", FULL_STRENGTH_MS),
+}
+"""Chess's named levels: ``UCI_Elo`` settings (:mod:`camelpy.strength`) on Stockfish 15.1's scale, where
+1600, 2000 and 2400 are calibrated by games (the UCI page of the documentation, "Calibration") and
+``beginner`` is the bottom of the range, the fitted curve extended below the measured points."""
+
+NODE_LEVELS: dict[str, Level] = {
+    "beginner": ("nodes", 100),
+    "casual": ("nodes", 1_000),
+    "club": ("nodes", 10_000),
+    "strong": ("nodes", 200_000),
+    "full": ("ms", FULL_STRENGTH_MS),
+}
+"""MiniChess's and Leiserchess's named levels, node limits with no rating behind them (there is no
+reference player to rate them against): 100 nodes sees a ply or two, 10,000 plays soundly."""
 
 MATE_CP = 100_000
 """The engine's score for a won (lost) game, in centipawns, for draw offers."""
@@ -130,6 +162,8 @@ class Variant:
     """Whether a pasted text may be a PGN (else it is the game's one-line position)."""
     engine_type: type[Any] = object
     """The game's engine (:meth:`engine` makes one)."""
+    levels: dict[str, Level] = NODE_LEVELS
+    """The named levels a game against its engine offers (the first name is the weakest)."""
 
     def new_board(self, fen: str | None, chess960_pos: int | None = None) -> Any:
         """The start position: *fen* or the standard one (chess: or Chess960 start *chess960_pos*).
@@ -181,6 +215,7 @@ class Variant:
             "chess960": self.chess960,
             "fen_hint": self.fen_hint,
             "sides": list(self.sides),
+            "levels": {name: list(level) for name, level in self.levels.items()},
         }
 
     def engine(self, hash_mb: int) -> Any:
@@ -188,6 +223,15 @@ class Variant:
         learnt with its ``new_game`` (or ``clear``); stop it with its ``stop`` if it has one, else with
         :exc:`Halted` raised in its reports."""
         return self.engine_type(hash_mb=hash_mb)
+
+    def set_elo(self, engine: Any, elo: int | None) -> None:
+        """Makes *engine* play its next moves at ``UCI_Elo`` *elo* (``None``: at full strength within
+        the limit); only chess's engine has Elo levels (:data:`CHESS_LEVELS`).
+
+        :raises: :exc:`ValueError` for an Elo in a game without Elo levels.
+        """
+        if elo is not None:
+            raise ValueError(f"{self.name} has no Elo levels, got {elo!r}")
 
     def play(
         self,
@@ -236,6 +280,10 @@ class _Chess(Variant):
     name, title, files, ranks = "chess", "Standard", 8, 8
     max_multipv, chess960, reads_pgn = camelpy.MAX_MULTIPV, True, True
     engine_type = camelpy.Engine
+    levels = CHESS_LEVELS
+
+    def set_elo(self, engine: camelpy.Engine, elo: int | None) -> None:
+        engine.elo = elo
 
     def new_board(self, fen: str | None, chess960_pos: int | None = None) -> chess.Board:
         if chess960_pos is not None:
@@ -694,6 +742,9 @@ LEISERCHESS_2018: Variant = _Leiserchess(2018)
 
 VARIANTS = {variant.name: variant for variant in (CHESS, MINICHESS, LEISERCHESS, LEISERCHESS_2018)}
 """The games by name."""
+
+LEVEL_NAMES = tuple(dict.fromkeys(name for variant in VARIANTS.values() for name in variant.levels))
+"""Every game's level names (a game settings' level must be one of its own game's)."""
 
 
 def game_variant(game: object = "chess", rules: object = None) -> Variant:

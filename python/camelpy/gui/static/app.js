@@ -61,7 +61,6 @@ function showMessage(text, kind = "error") {
 // the fields each handler takes from `m` here). The Review view's (showReview…) are in review.js.
 const handlers = {
   hello: (m) => {
-    setLevels(m.levels);
     setVariants(m.variants);
     setWatchable(m.watchable);
     // Connected once the server has greeted the page: its choices (levels, games) are in the form.
@@ -150,18 +149,22 @@ let game = null;
 let clockState = null;
 let orientedFor = null;
 
+// The strength menu: the chosen game's named levels (chess's are UCI_Elo settings, the small games'
+// node counts), then the limits any game takes. A level of the same name stays chosen across games.
 function setLevels(levels) {
   const select = $("ng-strength");
-  if (select.options.length) return;
+  const chosen = select.value || "level:club";
+  select.replaceChildren();
   for (const [name, [kind, value]] of Object.entries(levels)) {
-    const option = new Option(`${name} (${kind === "ms" ? value / 1000 + " s" : value + " " + kind})`, "level:" + name);
-    select.add(option);
+    const what = kind === "ms" ? value / 1000 + " s" : kind === "elo" ? "Elo " + value : value + " " + kind;
+    select.add(new Option(`${name} (${what})`, "level:" + name));
   }
   select.add(new Option("time per move (ms)", "ms"));
   select.add(new Option("depth", "depth"));
   select.add(new Option("nodes", "nodes"));
   select.add(new Option("its clock", "clock"));
-  select.value = "level:club";
+  select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "level:club";
+  if (select.value !== chosen) select.dispatchEvent(new Event("change"));
 }
 
 $("ng-strength").addEventListener("change", () => {
@@ -174,7 +177,7 @@ $("ng-strength").addEventListener("change", () => {
 
 // The games as the server offers them (hello's variants: title, analysis lines, Chess960, position text).
 let variants = {};
-const about = (name) => variants[name] || { multipv: 1, chess960: true, fen_hint: "FEN", sides: ["White", "Black"] };
+const about = (name) => variants[name] || { multipv: 1, chess960: true, fen_hint: "FEN", sides: ["White", "Black"], levels: {} };
 
 function setVariants(offered) {
   variants = offered;
@@ -190,6 +193,7 @@ $("ng-variant").addEventListener("change", () => {
   // "You play": the game's own side names (Tangerine and Lavender in Leiserchess).
   $("ng-human").querySelector('option[value="white"]').textContent = game.sides[0];
   $("ng-human").querySelector('option[value="black"]').textContent = game.sides[1];
+  setLevels(game.levels);
   $("ng-start").dispatchEvent(new Event("change"));
 });
 
