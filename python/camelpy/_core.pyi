@@ -388,9 +388,12 @@ class DataWriter:
     def write(self, data: bytes) -> int: ...
 
 NET_HIDDEN: int
+NET_HIDDEN_SIZES: list[int]
+NET_MATERIAL_BUCKETS: int
 NET_SCALE: int
 NET_EMBEDDED: str
 
+def network_info(path: str) -> tuple[int, int, int, str]: ...
 def train(
     paths: list[str],
     out_dir: str,
@@ -410,6 +413,8 @@ def train(
     resume: bool = False,
     progress: Callable[[str, tuple[Any, ...]], object] | None = None,
     mirror: bool = True,
+    hidden: int = 256,
+    output_buckets: int = 1,
 ) -> tuple[list[tuple[int, float, float, float, float]], bool, int, int, int]: ...
 def evaluation_loss(
     path: str | os.PathLike[str],

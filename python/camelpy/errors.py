@@ -126,7 +126,7 @@ class NetworkFileError(ValueError):
     ...     camelpy.Engine(eval_file=path)
     ... except camelpy.errors.NetworkFileError as err:
     ...     print(str(err).split("; ")[1])
-    this camelpy reads version 1
+    this camelpy reads versions 1 and 2
     """
 
 

@@ -17,13 +17,13 @@ fn bench_nnue(c: &mut Criterion) {
     let net = Network::example(1);
     let pos = Position::from_fen(FEN, false).unwrap();
     let acc = net.refresh(&pos);
-    let want = net.output_with(Level::Scalar, &acc, pos.side_to_move());
+    let want = net.output_with(Level::Scalar, &acc, &pos);
     let mut group = c.benchmark_group("nnue");
     group.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
     for level in Level::ALL.into_iter().filter(|l| l.is_supported()) {
-        assert_eq!(net.output_with(level, &acc, pos.side_to_move()), want);
+        assert_eq!(net.output_with(level, &acc, &pos), want);
         group.bench_with_input(BenchmarkId::new("output", level.name()), &level, |b, &level| {
-            b.iter(|| net.output_with(level, std::hint::black_box(&acc), pos.side_to_move()))
+            b.iter(|| net.output_with(level, std::hint::black_box(&acc), &pos))
         });
     }
     // A capture (two inputs off, one on) made and evaluated, against evaluating from scratch.

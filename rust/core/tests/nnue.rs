@@ -5,7 +5,7 @@
 mod common;
 
 use camelpy_core::{
-    nnue::{simd::Level, AccumulatorStack, Network},
+    nnue::{simd::Level, AccumulatorStack, Arch, Hidden, Network, OutputBuckets},
     Position,
 };
 use common::{flip_fen, suite_fens, Rng};
@@ -21,15 +21,45 @@ fn start_positions() -> Vec<Position> {
         .collect()
 }
 
+/// Every shape a network file may have.
+fn every_arch() -> Vec<Arch> {
+    Hidden::ALL
+        .into_iter()
+        .flat_map(|hidden| {
+            [OutputBuckets::Single, OutputBuckets::Material]
+                .map(|output_buckets| Arch { hidden, output_buckets })
+        })
+        .collect()
+}
+
 #[test]
 fn incremental_updates_equal_full_refreshes_on_random_games() {
-    let net = Network::example(11);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    walk_and_compare(&Network::example(11), 5_000, usize::MAX);
+}
+
+#[test]
+fn incremental_updates_equal_full_refreshes_for_every_shape() {
+    // One stack for all of them: a reset with a network of another width takes that width.
     let mut stack = AccumulatorStack::new();
+    for (k, arch) in every_arch().into_iter().enumerate() {
+        let net = Network::example_of(arch, 100 + k as u64);
+        assert_eq!(net.arch(), arch);
+        walk_and_compare_with(&net, &mut stack, 1_000, 40);
+    }
+}
+
+/// Random walks from (at most `starts` of) the suites' positions, comparing each evaluated node's
+/// incremental accumulators with a full refresh; at least `min_checked` nodes.
+fn walk_and_compare(net: &Network, min_checked: usize, starts: usize) {
+    walk_and_compare_with(net, &mut AccumulatorStack::new(), min_checked, starts)
+}
+
+fn walk_and_compare_with(net: &Network, stack: &mut AccumulatorStack, min_checked: usize, starts: usize) {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut checked = 0;
-    for start in start_positions() {
+    for start in start_positions().into_iter().take(starts) {
         let mut pos = start.clone();
-        stack.reset(&net, &pos);
+        stack.reset(net, &pos);
         for round in 0..2 {
             let mut made = 0;
             for _ in 0..WALK_PLIES {
@@ -49,12 +79,12 @@ fn incremental_updates_equal_full_refreshes_on_random_games() {
                 // Evaluate only some nodes, so updates also run several plies at once.
                 if !rng.next().is_multiple_of(3) {
                     assert_eq!(
-                        stack.evaluate(&net, &pos),
+                        stack.evaluate(net, &pos),
                         net.evaluate(&pos),
                         "{} (round {round})",
                         pos.fen()
                     );
-                    assert_eq!(stack.current(&net), &net.refresh(&pos), "{}", pos.fen());
+                    assert_eq!(stack.current(net), net.refresh(&pos), "{}", pos.fen());
                     checked += 1;
                 }
             }
@@ -63,10 +93,10 @@ fn incremental_updates_equal_full_refreshes_on_random_games() {
                 pos.undo_move();
                 stack.pop();
             }
-            assert_eq!(stack.evaluate(&net, &pos), net.evaluate(&pos), "{} after taking back", pos.fen());
+            assert_eq!(stack.evaluate(net, &pos), net.evaluate(&pos), "{} after taking back", pos.fen());
         }
     }
-    assert!(checked > 5_000, "only {checked} positions checked");
+    assert!(checked > min_checked, "only {checked} positions checked");
 }
 
 #[test]
@@ -74,20 +104,17 @@ fn every_simd_level_gives_the_scalar_evaluation() {
     let levels: Vec<Level> = Level::ALL.into_iter().filter(|l| l.is_supported()).collect();
     let mut rng = Rng(42);
     let mut checked = 0;
-    for seed in [1, 2] {
-        let net = Network::example(seed);
+    let nets = [Network::example(1), Network::example(2)]
+        .into_iter()
+        .chain(every_arch().into_iter().map(|arch| Network::example_of(arch, 3)));
+    for net in nets {
         for start in start_positions() {
             let mut pos = start;
             for _ in 0..12 {
                 let acc = net.refresh(&pos);
-                let want = net.output_with(Level::Scalar, &acc, pos.side_to_move());
+                let want = net.output_with(Level::Scalar, &acc, &pos);
                 for &level in &levels {
-                    assert_eq!(
-                        net.output_with(level, &acc, pos.side_to_move()),
-                        want,
-                        "{level:?} {}",
-                        pos.fen()
-                    );
+                    assert_eq!(net.output_with(level, &acc, &pos), want, "{level:?} {}", pos.fen());
                 }
                 checked += 1;
                 let moves = pos.legal_moves();
@@ -98,17 +125,59 @@ fn every_simd_level_gives_the_scalar_evaluation() {
             }
         }
     }
-    assert!(checked > 2_000, "only {checked} positions checked");
+    assert!(checked > 8_000, "only {checked} positions checked");
+}
+
+#[test]
+fn a_material_bucket_evaluates_as_a_single_output_network_of_its_weights() {
+    // Each position goes through the output neuron of its material band, `(pieces - 2) / 4`: the same
+    // value as a one-output network made of that neuron's weights.
+    for hidden in [Hidden::H256, Hidden::H768] {
+        let h = hidden.size();
+        let net = Network::example_of(Arch { hidden, output_buckets: OutputBuckets::Material }, 8);
+        let single = |bucket: usize| {
+            Network::from_parts(
+                Arch { hidden, output_buckets: OutputBuckets::Single },
+                net.ft_weights().to_vec(),
+                net.ft_bias().to_vec(),
+                net.out_weights()[bucket * 2 * h..(bucket + 1) * 2 * h].to_vec(),
+                vec![net.out_bias()[bucket]],
+            )
+            .unwrap()
+        };
+        let singles: Vec<Network> = (0..8).map(single).collect();
+        let mut seen = [false; 8];
+        let mut rng = Rng(7);
+        // Random games from the suites' positions: they shed material, so every band comes up.
+        for start in start_positions().into_iter().take(30) {
+            let mut pos = start;
+            for _ in 0..300 {
+                let bucket = (pos.occupied().len() as usize - 2) / 4;
+                assert_eq!(OutputBuckets::Material.bucket(pos.occupied().len()), bucket.min(7));
+                seen[bucket.min(7)] = true;
+                assert_eq!(net.evaluate(&pos), singles[bucket.min(7)].evaluate(&pos), "{}", pos.fen());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(rng.next() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(seen.iter().filter(|&&s| s).count() >= 7, "buckets seen: {seen:?}");
+    }
 }
 
 #[test]
 fn the_evaluation_is_colour_symmetric() {
     // The perspective net sees a position and its colour-flipped mirror identically.
-    let net = Network::example(5);
-    for fen in suite_fens("standard.epd") {
-        let pos = Position::from_fen(&fen, false).unwrap();
-        let mirrored = Position::from_fen(&flip_fen(&fen), false).unwrap();
-        assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored), "{fen}");
+    for net in
+        [Network::example(5)].into_iter().chain(every_arch().into_iter().map(|a| Network::example_of(a, 6)))
+    {
+        for fen in suite_fens("standard.epd") {
+            let pos = Position::from_fen(&fen, false).unwrap();
+            let mirrored = Position::from_fen(&flip_fen(&fen), false).unwrap();
+            assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored), "{fen}");
+        }
     }
 }
 

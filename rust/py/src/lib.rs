@@ -67,7 +67,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<data::DataWriter>()?;
     m.add_function(wrap_pyfunction!(train::train, m)?)?;
     m.add_function(wrap_pyfunction!(train::evaluation_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(train::network_info, m)?)?;
     m.add("NET_HIDDEN", camelpy_core::nnue::HIDDEN)?;
+    m.add("NET_HIDDEN_SIZES", camelpy_core::nnue::Hidden::ALL.map(|h| h.size()).to_vec())?;
+    m.add("NET_MATERIAL_BUCKETS", camelpy_core::nnue::MATERIAL_BUCKETS)?;
     m.add("NET_SCALE", camelpy_core::nnue::SCALE)?;
     m.add("NET_EMBEDDED", camelpy_core::nnue::EMBEDDED_NAME)?;
     m.add_function(wrap_pyfunction!(data::read_records, m)?)?;

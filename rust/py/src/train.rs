@@ -6,6 +6,7 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
+use camelpy_core::nnue::{Arch, Hidden, OutputBuckets};
 use camelpy_train::{
     evaluation_loss as measure, load, train as run_train, Event, LoadSettings, MeasureSettings, TrainError,
     TrainSettings,
@@ -34,6 +35,29 @@ fn train_error(e: TrainError) -> PyErr {
     }
 }
 
+/// The network shape of *hidden* neurons and *output_buckets* outputs, or `ValueError` quoting them.
+fn arch(hidden: u64, output_buckets: u64) -> PyResult<Arch> {
+    let sizes = Hidden::ALL.map(|h| h.size().to_string()).join(", ");
+    let hidden = Hidden::from_size(hidden)
+        .ok_or_else(|| PyValueError::new_err(format!("hidden must be one of {sizes}, not {hidden}")))?;
+    let output_buckets = OutputBuckets::from_count(output_buckets).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "output_buckets must be 1 or {}, not {output_buckets}",
+            OutputBuckets::Material.count()
+        ))
+    })?;
+    Ok(Arch { hidden, output_buckets })
+}
+
+/// The shape and checksum of the network in the file *path* (or the built-in network by its name):
+/// ``(hidden, output_buckets, hash, description)``.
+#[pyfunction]
+pub fn network_info(py: Python<'_>, path: &str) -> PyResult<(usize, usize, u64, String)> {
+    let net = load_network(py, path)?;
+    let arch = net.arch();
+    Ok((arch.hidden.size(), arch.output_buckets.count(), net.hash(), arch.to_string()))
+}
+
 /// One finished epoch: `(epoch, train_loss, valid_loss, lr, seconds)`.
 type EpochTuple = (u32, f64, f64, f32, f64);
 
@@ -46,7 +70,8 @@ type EpochTuple = (u32, f64, f64, f32, f64);
 #[pyfunction]
 #[pyo3(signature = (
     paths, out_dir, *, epochs, batch_size, lr, final_lr_share, wdl, threads, seed, valid_permille,
-    skip_in_check, skip_noisy, max_score, max_positions=None, resume=false, progress=None, mirror=true
+    skip_in_check, skip_noisy, max_score, max_positions=None, resume=false, progress=None, mirror=true,
+    hidden=256, output_buckets=1
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn train(
@@ -68,7 +93,10 @@ pub fn train(
     resume: bool,
     progress: Option<Py<PyAny>>,
     mirror: bool,
+    hidden: u64,
+    output_buckets: u64,
 ) -> PyResult<(Vec<EpochTuple>, bool, u64, usize, usize)> {
+    let arch = arch(hidden, output_buckets)?;
     let settings = TrainSettings {
         epochs: int_arg(epochs, "epochs", 1, u32::MAX as u64)? as u32,
         batch_size: int_arg(batch_size, "batch_size", 1, 1 << 24)? as usize,
@@ -78,6 +106,7 @@ pub fn train(
         threads: int_arg(threads, "threads", 1, MAX_THREADS)? as usize,
         seed: int_arg(seed, "seed", 0, u64::MAX)?,
         mirror,
+        arch,
     };
     let load_settings = LoadSettings {
         skip_in_check,

@@ -1,6 +1,7 @@
 //! The trainer's checkpoint: everything a run needs to continue exactly where it stopped.
 //!
-//! Little-endian: magic `CAMELCKP`, version `u32`, hidden width `u32`, settings digest `u64` (see
+//! Little-endian: magic `CAMELCKP`, version `u32` (2; 1 is read too), hidden width `u32`, output
+//! buckets `u32` (not in version 1, whose networks all have one), settings digest `u64` (see
 //! [`crate::TrainSettings::digest`]), finished epochs `u32`, batches done in the current epoch `u64`,
 //! optimiser steps `u64`, Adam's step count `u64`, the current epoch's loss so far `f64` and its seconds
 //! so far `f64`, the loss history (`u32` count, then per epoch: epoch `u32`, train `f64`, valid `f64`,
@@ -10,16 +11,26 @@
 
 use std::path::Path;
 
-use camelpy_core::{error::AllocError, fnv::fnv1a, fsio, nnue::HIDDEN};
+use camelpy_core::{
+    error::AllocError,
+    fnv::fnv1a,
+    fsio,
+    nnue::{Arch, Hidden, OutputBuckets},
+};
 
-use crate::{model, EpochLoss, TrainError};
+use crate::{model, model::Layout, EpochLoss, TrainError};
 
 /// The checkpoint's file name in the output folder.
 pub const FILE_NAME: &str = "checkpoint.bin";
 const MAGIC: [u8; 8] = *b"CAMELCKP";
-const VERSION: u32 = 1;
-/// Bytes before the loss history: magic to the history's count.
-const FIXED_BYTES: usize = 8 + 4 + 4 + 8 + 4 + 3 * 8 + 2 * 8 + 4;
+/// The version this build writes: the shape (hidden width and output buckets) recorded.
+const VERSION: u32 = 2;
+/// The version before output buckets (hidden width only; one output).
+const VERSION_1: u32 = 1;
+/// Bytes before the loss history in version 1: magic to the history's count.
+const FIXED_BYTES_V1: usize = 8 + 4 + 4 + 8 + 4 + 3 * 8 + 2 * 8 + 4;
+/// The same in version 2 (the output buckets' `u32` more).
+const FIXED_BYTES: usize = FIXED_BYTES_V1 + 4;
 /// Bytes of one epoch's loss in the history.
 const EPOCH_BYTES: u64 = 4 + 8 + 8 + 4 + 8;
 
@@ -41,6 +52,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
 /// A run's state between batches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
+    /// The network's shape.
+    pub arch: Arch,
     /// The settings digest the run was started with.
     pub digest: u64,
     /// Epochs finished.
@@ -97,11 +110,13 @@ impl Cursor<'_> {
 }
 
 impl State {
-    /// A new run: fresh parameters from `seed`, zero moments.
-    pub fn fresh(seed: u64, digest: u64) -> Result<State, TrainError> {
-        let mut params = zeros(model::PARAMS, "network parameters")?;
-        params.copy_from_slice(&model::init(seed));
+    /// A new run of a network of shape `arch`: fresh parameters from `seed`, zero moments.
+    pub fn fresh(arch: Arch, seed: u64, digest: u64) -> Result<State, TrainError> {
+        let layout = Layout::of(arch);
+        let mut params = zeros(layout.params, "network parameters")?;
+        params.copy_from_slice(&model::init(&layout, seed));
         Ok(State {
+            arch,
             digest,
             epoch: 0,
             batch: 0,
@@ -111,8 +126,8 @@ impl State {
             epoch_seconds: 0.0,
             history: Vec::new(),
             params,
-            m: zeros(model::PARAMS, "optimiser state")?,
-            v: zeros(model::PARAMS, "optimiser state")?,
+            m: zeros(layout.params, "optimiser state")?,
+            v: zeros(layout.params, "optimiser state")?,
         })
     }
 
@@ -121,7 +136,8 @@ impl State {
         let mut out = Vec::with_capacity(64 + 12 * self.params.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(self.arch.hidden.size() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.arch.output_buckets.count() as u32).to_le_bytes());
         out.extend_from_slice(&self.digest.to_le_bytes());
         out.extend_from_slice(&self.epoch.to_le_bytes());
         for v in [self.batch, self.step, self.adam_t] {
@@ -153,9 +169,10 @@ impl State {
         write_atomic(path, &self.to_bytes())
     }
 
-    /// Reads a checkpoint, which must come from a run with the settings digest `digest`: a regular
-    /// file whose length is the one its fixed part promises, checked before the rest is read.
-    pub fn read(path: &Path, digest: u64) -> Result<State, TrainError> {
+    /// Reads a checkpoint, which must come from a run with the settings digest `digest` training a
+    /// network of shape `arch`: a regular file whose length is the one its fixed part promises, checked
+    /// (with its shape) before the rest is read.
+    pub fn read(path: &Path, digest: u64, arch: Arch) -> Result<State, TrainError> {
         let bad =
             |reason: &str| TrainError::Checkpoint { path: path.display().to_string(), reason: reason.into() };
         let io = |e| TrainError::io(path, "read", e);
@@ -164,27 +181,44 @@ impl State {
         if fixed.len() < 16 || fixed[..8] != MAGIC {
             return Err(bad("not a camelpy training checkpoint (no CAMELCKP magic)"));
         }
-        if fixed.len() == FIXED_BYTES {
-            let epochs = u32::from_le_bytes(fixed[FIXED_BYTES - 4..].try_into().expect("4 bytes")) as u64;
-            let promised = (FIXED_BYTES + 8 + 12 * model::PARAMS + 8) as u64 + epochs * EPOCH_BYTES;
-            if len != promised {
-                return Err(bad(&format!("it is {len} bytes; its header promises {promised}")));
-            }
+        let version = u32::from_le_bytes(fixed[8..12].try_into().expect("4 bytes"));
+        let fixed_bytes = match version {
+            VERSION_1 => FIXED_BYTES_V1,
+            VERSION => FIXED_BYTES,
+            other => return Err(bad(&format!("checkpoint version {other}; this build reads 1 and 2"))),
+        };
+        if fixed.len() < fixed_bytes {
+            return Err(bad("it ends early"));
+        }
+        let hidden = u32::from_le_bytes(fixed[12..16].try_into().expect("4 bytes"));
+        let buckets = if version == VERSION_1 {
+            1
+        } else {
+            u32::from_le_bytes(fixed[16..20].try_into().expect("4 bytes"))
+        };
+        let stored_arch = Hidden::from_size(hidden.into())
+            .zip(OutputBuckets::from_count(buckets.into()))
+            .map(|(hidden, output_buckets)| Arch { hidden, output_buckets });
+        if stored_arch != Some(arch) {
+            return Err(bad(&format!(
+                "a network of {hidden} hidden neurons and {buckets} output bucket(s); this run trains {arch} \
+                 (resume with the same --hidden and --output-buckets)"
+            )));
+        }
+        let layout = Layout::of(arch);
+        let epochs =
+            u32::from_le_bytes(fixed[fixed_bytes - 4..fixed_bytes].try_into().expect("4 bytes")) as u64;
+        let promised = (fixed_bytes + 8 + 12 * layout.params + 8) as u64 + epochs * EPOCH_BYTES;
+        if len != promised {
+            return Err(bad(&format!("it is {len} bytes; its header promises {promised}")));
         }
         let bytes = fsio::read_rest(&mut file, fixed, len).map_err(io)?;
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(bad("its checksum does not match (a damaged or truncated file)"));
         }
-        let mut c = Cursor { bytes: body, at: 8 };
+        let mut c = Cursor { bytes: body, at: if version == VERSION_1 { 16 } else { 20 } };
         let short = || bad("it ends early");
-        if c.u32().ok_or_else(short)? != VERSION {
-            return Err(bad("another checkpoint version"));
-        }
-        let hidden = c.u32().ok_or_else(short)?;
-        if hidden as usize != HIDDEN {
-            return Err(bad(&format!("a network of {hidden} hidden neurons; this build trains {HIDDEN}")));
-        }
         let stored = c.u64().ok_or_else(short)?;
         if stored != digest {
             return Err(bad(
@@ -208,14 +242,14 @@ impl State {
                 seconds: c.f64().ok_or_else(short)?,
             });
         }
-        if c.u64().ok_or_else(short)? != model::PARAMS as u64 {
+        if c.u64().ok_or_else(short)? != layout.params as u64 {
             return Err(bad("another parameter count"));
         }
         let mut blocks = Vec::new();
         for what in ["network parameters", "optimiser state", "optimiser state"] {
             let mut v = Vec::new();
-            v.try_reserve_exact(model::PARAMS).map_err(|_| AllocError { what, bytes: model::PARAMS * 4 })?;
-            c.floats_into(model::PARAMS, &mut v).ok_or_else(short)?;
+            v.try_reserve_exact(layout.params).map_err(|_| AllocError { what, bytes: layout.params * 4 })?;
+            c.floats_into(layout.params, &mut v).ok_or_else(short)?;
             blocks.push(v);
         }
         if c.at != body.len() {
@@ -224,6 +258,19 @@ impl State {
         let v = blocks.pop().expect("three blocks");
         let m = blocks.pop().expect("three blocks");
         let params = blocks.pop().expect("three blocks");
-        Ok(State { digest, epoch, batch, step, adam_t, epoch_loss_sum, epoch_seconds, history, params, m, v })
+        Ok(State {
+            arch,
+            digest,
+            epoch,
+            batch,
+            step,
+            adam_t,
+            epoch_loss_sum,
+            epoch_seconds,
+            history,
+            params,
+            m,
+            v,
+        })
     }
 }

@@ -1,7 +1,7 @@
 //! camelpy's network trainer: `camelpy train` in Rust.
 //!
-//! It trains the network of [`camelpy_core::nnue`] on positions from `camelpy datagen` files: each
-//! position's target is a blend of the game's result and the search's score (both as win expectations,
+//! It trains a network of [`camelpy_core::nnue`] (any of its shapes, [`TrainSettings::arch`]) on
+//! positions from `camelpy datagen` files: each position's target is a blend of the game's result and the search's score (both as win expectations,
 //! the score through `sigmoid(score / 400)`), the loss the squared error of `sigmoid(output)`, the
 //! optimiser Adam on mini-batches with a cosine learning-rate decay. Forward and backward passes are
 //! sparse (a position touches the weight rows of its 20-odd pieces only), and each batch is split
@@ -28,9 +28,10 @@ use std::{
     time::Instant,
 };
 
+use camelpy_core::nnue::{Arch, OutputBuckets};
 pub use error::TrainError;
 pub use measure::{evaluation_loss, MeasureSettings, Measurement};
-use model::{Scratch, PARAMS};
+use model::{Layout, Scratch};
 pub use samples::{load, Dataset, LoadSettings, Sample};
 
 /// Default positions per optimiser step.
@@ -74,6 +75,8 @@ pub struct TrainSettings {
     /// every epoch: the mirror image of a position is worth the same (castling rights aside, which the
     /// inputs do not see), so this doubles what a small data set teaches.
     pub mirror: bool,
+    /// The network's shape: hidden width and output buckets (default camelpy-1's, [`Arch::V1`]).
+    pub arch: Arch,
 }
 
 impl Default for TrainSettings {
@@ -87,6 +90,7 @@ impl Default for TrainSettings {
             threads: 1,
             seed: 0,
             mirror: DEFAULT_MIRROR,
+            arch: Arch::V1,
         }
     }
 }
@@ -118,7 +122,7 @@ impl TrainSettings {
     /// A digest of everything that decides the run's arithmetic (a resume with other settings is refused).
     pub fn digest(&self, train_positions: usize) -> u64 {
         let text = format!(
-            "{} {} {} {} {} {} {} {train_positions} {}{}",
+            "{} {} {} {} {} {} {} {train_positions} {}{}{}",
             self.epochs,
             self.batch_size,
             self.lr,
@@ -126,9 +130,14 @@ impl TrainSettings {
             self.wdl,
             self.threads,
             self.seed,
-            camelpy_core::nnue::HIDDEN,
+            self.arch.hidden.size(),
             // Runs without the mirror keep the digest they had before it existed.
-            if self.mirror { " mirror" } else { "" }
+            if self.mirror { " mirror" } else { "" },
+            // And runs with one output keep the digest they had before buckets existed.
+            match self.arch.output_buckets {
+                OutputBuckets::Single => String::new(),
+                buckets => format!(" buckets {}", buckets.count()),
+            }
         );
         camelpy_core::fnv::fnv1a(text.as_bytes())
     }
@@ -207,8 +216,8 @@ fn mirrored(s: &TrainSettings, epoch: u32, k: usize) -> bool {
     s.mirror && camelpy_core::data::SplitMix64::new(key).next_u64() & 1 == 1
 }
 
-/// Mean loss of `samples` under `p`, computed on `threads` threads.
-pub fn mean_loss(p: &[f32], samples: &[Sample], wdl: f32, threads: usize) -> f64 {
+/// Mean loss of `samples` under `p` (of layout `l`), computed on `threads` threads.
+pub fn mean_loss(l: &Layout, p: &[f32], samples: &[Sample], wdl: f32, threads: usize) -> f64 {
     if samples.is_empty() {
         return f64::NAN;
     }
@@ -218,8 +227,8 @@ pub fn mean_loss(p: &[f32], samples: &[Sample], wdl: f32, threads: usize) -> f64
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
-                    let mut s = Scratch::default();
-                    part.iter().map(|x| model::loss(p, x, wdl, &mut s) as f64).sum::<f64>()
+                    let mut s = Scratch::new(l);
+                    part.iter().map(|x| model::loss(l, p, x, wdl, &mut s) as f64).sum::<f64>()
                 })
             })
             .collect();
@@ -248,10 +257,11 @@ pub fn train(
     std::fs::create_dir_all(out_dir).map_err(|error| TrainError::io(out_dir, "create the folder", error))?;
     let ckpt_path = out_dir.join(checkpoint::FILE_NAME);
     let digest = settings.digest(data.train.len());
+    let layout = Layout::of(settings.arch);
     let mut state = if resume && ckpt_path.exists() {
-        checkpoint::State::read(&ckpt_path, digest)?
+        checkpoint::State::read(&ckpt_path, digest, settings.arch)?
     } else {
-        checkpoint::State::fresh(settings.seed, digest)?
+        checkpoint::State::fresh(settings.arch, settings.seed, digest)?
     };
 
     let batches = data.train.len().div_ceil(settings.batch_size) as u64;
@@ -259,7 +269,7 @@ pub fn train(
     let threads = settings.threads;
     let mut grads: Vec<Vec<f32>> = Vec::new();
     for _ in 0..threads {
-        grads.push(checkpoint::zeros(PARAMS, "gradient buffer")?);
+        grads.push(checkpoint::zeros(layout.params, "gradient buffer")?);
     }
     let mut stopped = false;
 
@@ -276,9 +286,9 @@ pub fn train(
             }
             let lo = state.batch as usize * settings.batch_size;
             let idx = &order[lo..(lo + settings.batch_size).min(order.len())];
-            let loss = gradient(&state.params, &mut grads, &data.train, idx, lo, settings, epoch);
+            let loss = gradient(&layout, &state.params, &mut grads, &data.train, idx, lo, settings, epoch);
             let lr = learning_rate(settings, state.step, total_steps);
-            adam_step(&mut state, &grads, idx.len(), lr);
+            adam_step(&layout, &mut state, &grads, idx.len(), lr);
             state.batch += 1;
             state.step += 1;
             state.epoch_loss_sum += loss;
@@ -303,7 +313,7 @@ pub fn train(
         let record = EpochLoss {
             epoch,
             train: state.epoch_loss_sum / data.train.len() as f64,
-            valid: mean_loss(&state.params, &data.valid, settings.wdl, threads),
+            valid: mean_loss(&layout, &state.params, &data.valid, settings.wdl, threads),
             lr: learning_rate(settings, state.step, total_steps),
             seconds: started.elapsed().as_secs_f64() + state.epoch_seconds,
         };
@@ -312,22 +322,27 @@ pub fn train(
         state.batch = 0;
         state.epoch_loss_sum = 0.0;
         state.epoch_seconds = 0.0;
-        write_outputs(&state, out_dir, &ckpt_path)?;
+        write_outputs(&layout, &state, out_dir, &ckpt_path)?;
         report(&Event::Epoch(record));
     }
     if stopped {
-        write_outputs(&state, out_dir, &ckpt_path)?;
+        write_outputs(&layout, &state, out_dir, &ckpt_path)?;
     }
     Ok(TrainSummary {
         epochs: state.history.clone(),
         stopped,
-        net_hash: model::quantise(&state.params).hash(),
+        net_hash: model::quantise(&layout, &state.params).hash(),
     })
 }
 
-fn write_outputs(state: &checkpoint::State, out_dir: &Path, ckpt_path: &Path) -> Result<(), TrainError> {
+fn write_outputs(
+    layout: &Layout,
+    state: &checkpoint::State,
+    out_dir: &Path,
+    ckpt_path: &Path,
+) -> Result<(), TrainError> {
     state.write(ckpt_path)?;
-    let net = model::quantise(&state.params);
+    let net = model::quantise(layout, &state.params);
     checkpoint::write_atomic(&out_dir.join(NET_FILE_NAME), &net.to_bytes())
 }
 
@@ -336,7 +351,9 @@ pub const NET_FILE_NAME: &str = "net.nnue";
 
 /// Sums the gradients of the batch `idx` (which starts at `first` in `epoch`'s order) into `grads[0]`
 /// (each thread fills its own buffer first) and returns the batch's summed loss.
+#[allow(clippy::too_many_arguments)]
 fn gradient(
+    layout: &Layout,
     p: &[f32],
     grads: &mut [Vec<f32>],
     samples: &[Sample],
@@ -355,13 +372,13 @@ fn gradient(
             .map(|(t, (g, part))| {
                 scope.spawn(move || {
                     g.fill(0.0);
-                    let mut s = Scratch::default();
+                    let mut s = Scratch::new(layout);
                     let start = first + t * chunk;
                     part.iter()
                         .enumerate()
                         .map(|(k, &i)| {
                             let mirror = mirrored(settings, epoch, start + k);
-                            model::backward(p, g, &samples[i as usize], mirror, wdl, &mut s) as f64
+                            model::backward(layout, p, g, &samples[i as usize], mirror, wdl, &mut s) as f64
                         })
                         .sum::<f64>()
                 })
@@ -380,7 +397,7 @@ fn gradient(
 }
 
 /// One Adam step with the batch's mean gradient (in `grads[0]`), then the clip.
-fn adam_step(state: &mut checkpoint::State, grads: &[Vec<f32>], batch: usize, lr: f32) {
+fn adam_step(layout: &Layout, state: &mut checkpoint::State, grads: &[Vec<f32>], batch: usize, lr: f32) {
     state.adam_t += 1;
     let t = state.adam_t as i32;
     let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
@@ -391,5 +408,5 @@ fn adam_step(state: &mut checkpoint::State, grads: &[Vec<f32>], batch: usize, lr
         *v = BETA2 * *v + (1.0 - BETA2) * g * g;
         *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPSILON);
     }
-    model::clip(&mut state.params);
+    model::clip(layout, &mut state.params);
 }

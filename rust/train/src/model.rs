@@ -1,29 +1,60 @@
-//! The float network the trainer optimises, with the core's architecture ([`camelpy_core::nnue`]):
-//! its sparse forward and backward passes, and its quantisation into the core's [`Network`].
+//! The float network the trainer optimises, in any of the core's shapes ([`Arch`]: hidden width and
+//! output buckets): its sparse forward and backward passes, and its quantisation into the core's
+//! [`Network`].
 //!
 //! All parameters live in one flat vector (so Adam and the gradient buffers are plain slices), laid out
-//! as the file is: feature weights (feature-major), feature biases, output weights (side to move first),
-//! output bias. The output is in units of [`SCALE`] centipawns.
+//! as the file is ([`Layout`]): feature weights (feature-major), feature biases, output weights (per
+//! bucket, side to move first), output biases. The output is in units of [`SCALE`] centipawns.
 
 use camelpy_core::{
     data::SplitMix64,
-    nnue::{feature, Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE},
+    nnue::{feature, Arch, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE},
     types::{Color, Piece, Square},
     Position,
 };
 
 use crate::samples::Sample;
 
-/// Start of each block in the flat parameter vector.
-pub const FT_WEIGHTS: usize = 0;
-/// Start of the feature biases.
-pub const FT_BIAS: usize = INPUTS * HIDDEN;
-/// Start of the output weights.
-pub const OUT_WEIGHTS: usize = FT_BIAS + HIDDEN;
-/// The output bias.
-pub const OUT_BIAS: usize = OUT_WEIGHTS + 2 * HIDDEN;
-/// Number of parameters.
-pub const PARAMS: usize = OUT_BIAS + 1;
+/// Where each block of a network of one shape starts in the flat parameter vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The network's shape.
+    pub arch: Arch,
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// Start of the feature biases (the feature weights start at 0).
+    pub ft_bias: usize,
+    /// Start of the output weights: per output bucket, the side to move's `hidden`, then the other's.
+    pub out_weights: usize,
+    /// Start of the output biases, one per bucket.
+    pub out_bias: usize,
+    /// Number of parameters.
+    pub params: usize,
+}
+
+impl Layout {
+    /// The layout of a network of shape `arch`.
+    pub const fn of(arch: Arch) -> Layout {
+        let hidden = arch.hidden.size();
+        let ft_bias = INPUTS * hidden;
+        let out_weights = ft_bias + hidden;
+        let out_bias = out_weights + arch.output_buckets.count() * 2 * hidden;
+        Layout {
+            arch,
+            hidden,
+            ft_bias,
+            out_weights,
+            out_bias,
+            params: out_bias + arch.output_buckets.count(),
+        }
+    }
+
+    /// Start of output bucket `bucket`'s weights.
+    #[inline(always)]
+    fn bucket_weights(&self, bucket: usize) -> usize {
+        self.out_weights + bucket * 2 * self.hidden
+    }
+}
 
 /// Largest magnitude of a feature weight or bias: 32 pieces at this much, quantised by `QA`, stay inside
 /// the accumulator's 16 bits (32 · 1.98 · 255 + bias < 32,767), so the quantised net never wraps.
@@ -34,28 +65,29 @@ pub const MAX_OUT_WEIGHT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 /// Most pieces on a board, hence most active features per perspective.
 const MAX_FEATURES: usize = 32;
 
-/// Fresh parameters from `seed`: weights uniform in ±1/√(fan-in), biases zero.
-pub fn init(seed: u64) -> Vec<f32> {
+/// Fresh parameters of layout `l` from `seed`: weights uniform in ±1/√(fan-in), biases zero (for
+/// camelpy-1's shape the values of every earlier trainer).
+pub fn init(l: &Layout, seed: u64) -> Vec<f32> {
     let mut rng = SplitMix64::new(seed);
     let mut uniform = |bound: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound;
-    let mut p = vec![0.0f32; PARAMS];
+    let mut p = vec![0.0f32; l.params];
     let ft_bound = 1.0 / (MAX_FEATURES as f32).sqrt();
-    for w in &mut p[FT_WEIGHTS..FT_BIAS] {
+    for w in &mut p[..l.ft_bias] {
         *w = uniform(ft_bound);
     }
-    let out_bound = 1.0 / ((2 * HIDDEN) as f32).sqrt();
-    for w in &mut p[OUT_WEIGHTS..OUT_BIAS] {
+    let out_bound = 1.0 / ((2 * l.hidden) as f32).sqrt();
+    for w in &mut p[l.out_weights..l.out_bias] {
         *w = uniform(out_bound);
     }
     p
 }
 
 /// Clamps the parameters into the quantisable range (after every optimiser step).
-pub fn clip(p: &mut [f32]) {
-    for w in &mut p[FT_WEIGHTS..OUT_WEIGHTS] {
+pub fn clip(l: &Layout, p: &mut [f32]) {
+    for w in &mut p[..l.out_weights] {
         *w = w.clamp(-MAX_FT_WEIGHT, MAX_FT_WEIGHT);
     }
-    for w in &mut p[OUT_WEIGHTS..OUT_BIAS] {
+    for w in &mut p[l.out_weights..l.out_bias] {
         *w = w.clamp(-MAX_OUT_WEIGHT, MAX_OUT_WEIGHT);
     }
 }
@@ -65,17 +97,26 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Scratch space for one position's passes (one per thread).
+/// Scratch space for one position's passes (one per thread), for one layout.
 pub struct Scratch {
     features: [[usize; MAX_FEATURES]; 2],
     count: usize,
-    pre: [[f32; HIDDEN]; 2],
-    grad: [f32; HIDDEN],
+    /// The output bucket of the position (from its piece count).
+    bucket: usize,
+    pre: [Vec<f32>; 2],
+    grad: Vec<f32>,
 }
 
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch { features: [[0; MAX_FEATURES]; 2], count: 0, pre: [[0.0; HIDDEN]; 2], grad: [0.0; HIDDEN] }
+impl Scratch {
+    /// Scratch space for networks of layout `l`.
+    pub fn new(l: &Layout) -> Scratch {
+        Scratch {
+            features: [[0; MAX_FEATURES]; 2],
+            count: 0,
+            bucket: 0,
+            pre: [vec![0.0; l.hidden], vec![0.0; l.hidden]],
+            grad: vec![0.0; l.hidden],
+        }
     }
 }
 
@@ -87,18 +128,21 @@ fn screlu(x: f32) -> f32 {
 
 /// The network's output for the active features `s.features[side][..s.count]` (side 0: the side to
 /// move's perspective, 1: the other's), leaving the pre-activations in `s`.
-fn output(p: &[f32], s: &mut Scratch) -> f32 {
-    let bias = &p[FT_BIAS..OUT_WEIGHTS];
-    let mut out = p[OUT_BIAS];
+fn output(l: &Layout, p: &[f32], s: &mut Scratch) -> f32 {
+    let h = l.hidden;
+    let bias = &p[l.ft_bias..l.out_weights];
+    s.bucket = l.arch.output_buckets.bucket(s.count as u32);
+    let w_bucket = l.bucket_weights(s.bucket);
+    let mut out = p[l.out_bias + s.bucket];
     for side in 0..2 {
         let pre = &mut s.pre[side];
         pre.copy_from_slice(bias);
         for &f in &s.features[side][..s.count] {
-            for (a, w) in pre.iter_mut().zip(&p[f * HIDDEN..(f + 1) * HIDDEN]) {
+            for (a, w) in pre.iter_mut().zip(&p[f * h..(f + 1) * h]) {
                 *a += w;
             }
         }
-        let w_out = &p[OUT_WEIGHTS + side * HIDDEN..OUT_WEIGHTS + (side + 1) * HIDDEN];
+        let w_out = &p[w_bucket + side * h..w_bucket + (side + 1) * h];
         out += pre.iter().zip(w_out).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
     }
     out
@@ -116,23 +160,23 @@ fn set_features(s: &mut Scratch, stm: Color, pieces: impl Iterator<Item = (Piece
 
 /// The network's output for `sample` (its board mirrored left to right with `mirror`), leaving its
 /// features and pre-activations in `s`.
-fn forward_into(p: &[f32], sample: &Sample, mirror: bool, s: &mut Scratch) -> f32 {
+fn forward_into(l: &Layout, p: &[f32], sample: &Sample, mirror: bool, s: &mut Scratch) -> f32 {
     let pieces = sample.pieces().map(|(piece, sq)| (piece, if mirror { sq.flip_file() } else { sq }));
     set_features(s, sample.side_to_move(), pieces);
-    output(p, s)
+    output(l, p, s)
 }
 
 /// The float network's evaluation of `sample`, in centipawns for the side to move.
-pub fn evaluate_sample(p: &[f32], sample: &Sample) -> f32 {
-    forward_into(p, sample, false, &mut Scratch::default()) * SCALE as f32
+pub fn evaluate_sample(l: &Layout, p: &[f32], sample: &Sample) -> f32 {
+    forward_into(l, p, sample, false, &mut Scratch::new(l)) * SCALE as f32
 }
 
 /// The float network's evaluation of `pos`, in centipawns for the side to move.
-pub fn evaluate(p: &[f32], pos: &Position) -> f32 {
-    let mut s = Scratch::default();
+pub fn evaluate(l: &Layout, p: &[f32], pos: &Position) -> f32 {
+    let mut s = Scratch::new(l);
     let pieces = pos.occupied().map(|sq| (pos.piece_on(sq).expect("occupied"), sq));
     set_features(&mut s, pos.side_to_move(), pieces);
-    output(p, &mut s) * SCALE as f32
+    output(l, p, &mut s) * SCALE as f32
 }
 
 /// The training target of `sample`: `wdl` parts game result, the rest the search score through the
@@ -143,31 +187,41 @@ pub fn target(sample: &Sample, wdl: f32) -> f32 {
 }
 
 /// The squared error of `sample` against its target.
-pub fn loss(p: &[f32], sample: &Sample, wdl: f32, s: &mut Scratch) -> f32 {
-    let e = sigmoid(forward_into(p, sample, false, s)) - target(sample, wdl);
+pub fn loss(l: &Layout, p: &[f32], sample: &Sample, wdl: f32, s: &mut Scratch) -> f32 {
+    let e = sigmoid(forward_into(l, p, sample, false, s)) - target(sample, wdl);
     e * e
 }
 
 /// Adds the gradient of `sample`'s squared error (its board mirrored left to right with `mirror`) to
 /// `g` and returns the error.
-pub fn backward(p: &[f32], g: &mut [f32], sample: &Sample, mirror: bool, wdl: f32, s: &mut Scratch) -> f32 {
-    let y = forward_into(p, sample, mirror, s);
+pub fn backward(
+    l: &Layout,
+    p: &[f32],
+    g: &mut [f32],
+    sample: &Sample,
+    mirror: bool,
+    wdl: f32,
+    s: &mut Scratch,
+) -> f32 {
+    let h = l.hidden;
+    let y = forward_into(l, p, sample, mirror, s);
     let q = sigmoid(y);
     let e = q - target(sample, wdl);
     let dy = 2.0 * e * q * (1.0 - q);
-    g[OUT_BIAS] += dy;
+    g[l.out_bias + s.bucket] += dy;
+    let w_bucket = l.bucket_weights(s.bucket);
     for side in 0..2 {
-        let w_out = OUT_WEIGHTS + side * HIDDEN;
-        for i in 0..HIDDEN {
+        let w_out = w_bucket + side * h;
+        for i in 0..h {
             let a = s.pre[side][i];
             g[w_out + i] += dy * screlu(a);
             s.grad[i] = if a > 0.0 && a < 1.0 { dy * p[w_out + i] * 2.0 * a } else { 0.0 };
         }
-        for (gb, d) in g[FT_BIAS..OUT_WEIGHTS].iter_mut().zip(&s.grad) {
+        for (gb, d) in g[l.ft_bias..l.out_weights].iter_mut().zip(&s.grad) {
             *gb += d;
         }
         for &f in &s.features[side][..s.count] {
-            for (gw, d) in g[f * HIDDEN..(f + 1) * HIDDEN].iter_mut().zip(&s.grad) {
+            for (gw, d) in g[f * h..(f + 1) * h].iter_mut().zip(&s.grad) {
                 *gw += d;
             }
         }
@@ -175,13 +229,16 @@ pub fn backward(p: &[f32], g: &mut [f32], sample: &Sample, mirror: bool, wdl: f3
     e * e
 }
 
-/// The parameters quantised into the core's network.
-pub fn quantise(p: &[f32]) -> Network {
+/// The parameters (of layout `l`) quantised into the core's network.
+pub fn quantise(l: &Layout, p: &[f32]) -> Network {
     let q16 = |w: f32, scale: i32, limit: f32| (w.clamp(-limit, limit) * scale as f32).round() as i16;
-    let ft_weights = p[FT_WEIGHTS..FT_BIAS].iter().map(|&w| q16(w, QA, MAX_FT_WEIGHT)).collect();
-    let ft_bias = p[FT_BIAS..OUT_WEIGHTS].iter().map(|&w| q16(w, QA, MAX_FT_WEIGHT)).collect();
-    let out_weights = p[OUT_WEIGHTS..OUT_BIAS].iter().map(|&w| q16(w, QB, MAX_OUT_WEIGHT)).collect();
-    let out_bias =
-        (p[OUT_BIAS] as f64 * (QA * QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
-    Network::from_parts(ft_weights, ft_bias, out_weights, out_bias).expect("clipped weights fit the file")
+    let ft_weights = p[..l.ft_bias].iter().map(|&w| q16(w, QA, MAX_FT_WEIGHT)).collect();
+    let ft_bias = p[l.ft_bias..l.out_weights].iter().map(|&w| q16(w, QA, MAX_FT_WEIGHT)).collect();
+    let out_weights = p[l.out_weights..l.out_bias].iter().map(|&w| q16(w, QB, MAX_OUT_WEIGHT)).collect();
+    let out_bias = p[l.out_bias..l.params]
+        .iter()
+        .map(|&b| (b as f64 * (QA * QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32)
+        .collect();
+    Network::from_parts(l.arch, ft_weights, ft_bias, out_weights, out_bias)
+        .expect("clipped weights fit the file")
 }

@@ -9,7 +9,7 @@ use std::{
 
 use camelpy_core::{
     data::{GameResult, Header, Record, RecordWriter, SplitMix64},
-    nnue::Network,
+    nnue::{Arch, Hidden, Network, OutputBuckets},
     types::{Color, PieceType},
     Position,
 };
@@ -91,21 +91,23 @@ fn dataset(games: usize, seed: u64) -> Dataset {
 /// centipawns: each of the `n + 1` feature weights and biases summed into a pre-activation is off by at
 /// most `0.5 / QA`, each output weight by `0.5 / QB`, the output bias by `0.5 / (QA · QB)`, and the
 /// integer divisions truncate by under one unit each.
-fn quantisation_bound(p: &[f32], pos: &Position) -> f32 {
-    use camelpy_core::nnue::{feature, HIDDEN, QA, QB, SCALE};
+fn quantisation_bound(l: &model::Layout, p: &[f32], pos: &Position) -> f32 {
+    use camelpy_core::nnue::{feature, QA, QB, SCALE};
+    let h = l.hidden;
     let n = pos.occupied().len() as f32;
     let da = (n + 1.0) * 0.5 / QA as f32;
     let dw = 0.5 / QB as f32;
     let stm = pos.side_to_move();
+    let bucket = l.arch.output_buckets.bucket(pos.occupied().len());
     let mut bound = 0.5 / (QA * QB) as f32;
     for (side, persp) in [stm, stm.flip()].into_iter().enumerate() {
-        for i in 0..HIDDEN {
-            let mut a = p[model::FT_BIAS + i];
+        for i in 0..h {
+            let mut a = p[l.ft_bias + i];
             for sq in pos.occupied() {
-                a += p[feature(persp, pos.piece_on(sq).unwrap(), sq) * HIDDEN + i];
+                a += p[feature(persp, pos.piece_on(sq).unwrap(), sq) * h + i];
             }
             let c = a.clamp(0.0, 1.0);
-            let w = p[model::OUT_WEIGHTS + side * HIDDEN + i].abs();
+            let w = p[l.out_weights + (bucket * 2 + side) * h + i].abs();
             bound += (c + da).powi(2) * dw + w * (2.0 * c * da + da * da);
         }
     }
@@ -124,10 +126,39 @@ fn settings(epochs: u32) -> TrainSettings {
 
 #[test]
 fn training_lowers_the_loss_and_the_quantised_net_matches_the_float_model() {
+    check_training(Arch::V1, "lowers");
+}
+
+#[test]
+fn a_wider_network_with_material_buckets_trains_and_quantises_the_same_way() {
+    let arch = Arch { hidden: Hidden::H512, output_buckets: OutputBuckets::Material };
+    check_training(arch, "wide");
+    // The shape is part of the run: a checkpoint of one shape does not resume another.
+    let data = dataset(40, 6);
+    let dir = temp_dir("shapes");
+    let stop = AtomicBool::new(false);
+    let wide = TrainSettings { arch, ..settings(1) };
+    let summary = train(&data, &wide, &dir, false, &mut |_| {}, &stop).unwrap();
+    let net = Network::load(&dir.join(NET_FILE_NAME)).unwrap();
+    assert_eq!((net.arch(), net.hash()), (arch, summary.net_hash));
+    assert_ne!(wide.digest(data.train.len()), settings(1).digest(data.train.len()));
+    let err = camelpy_train::checkpoint::State::read(&dir.join("checkpoint.bin"), wide.digest(1), Arch::V1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("a network of 512 hidden neurons and 8 output bucket(s); this run trains 768→256×2→1"),
+        "{err}"
+    );
+    assert!(train(&data, &settings(1), &dir, true, &mut |_| {}, &stop).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn check_training(arch: Arch, name: &str) {
     let data = dataset(600, 1);
-    let dir = temp_dir("lowers");
-    let s = settings(6);
-    let before = camelpy_train::mean_loss(&model::init(s.seed), &data.valid, s.wdl, 1);
+    let dir = temp_dir(name);
+    let s = TrainSettings { arch, ..settings(6) };
+    let layout = model::Layout::of(arch);
+    let before = camelpy_train::mean_loss(&layout, &model::init(&layout, s.seed), &data.valid, s.wdl, 1);
     let summary = train(&data, &s, &dir, false, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     assert_eq!(summary.epochs.len(), 6);
     let after = summary.epochs.last().unwrap().valid;
@@ -138,17 +169,18 @@ fn training_lowers_the_loss_and_the_quantised_net_matches_the_float_model() {
 
     // The written net: the float model's values within quantisation error.
     let state =
-        camelpy_train::checkpoint::State::read(&dir.join("checkpoint.bin"), s.digest(data.train.len()))
+        camelpy_train::checkpoint::State::read(&dir.join("checkpoint.bin"), s.digest(data.train.len()), arch)
             .unwrap();
+    assert_eq!(state.arch, arch);
     let net = Network::load(&dir.join(NET_FILE_NAME)).unwrap();
-    assert_eq!(net.hash(), summary.net_hash);
+    assert_eq!((net.hash(), net.arch()), (summary.net_hash, arch));
     let (mut total_diff, mut total_value) = (0.0f32, 0.0f32);
     let games = synthetic_records(20, 99);
     for r in games.iter().flatten() {
         let pos = r.position().unwrap();
-        let float = model::evaluate(&state.params, &pos);
+        let float = model::evaluate(&layout, &state.params, &pos);
         let diff = (net.evaluate(&pos) as f32 - float).abs();
-        let bound = quantisation_bound(&state.params, &pos);
+        let bound = quantisation_bound(&layout, &state.params, &pos);
         assert!(
             diff <= bound,
             "{}: quantised {} float {float} (bound {bound})",
@@ -158,7 +190,8 @@ fn training_lowers_the_loss_and_the_quantised_net_matches_the_float_model() {
         total_diff += diff;
         total_value += float.abs();
         // The sample path and the position path of the float model agree.
-        assert!((model::evaluate_sample(&state.params, &Sample::from_record(r, 3000)) - float).abs() < 0.01);
+        let sample = Sample::from_record(r, 3000);
+        assert!((model::evaluate_sample(&layout, &state.params, &sample) - float).abs() < 0.01);
     }
     // On average far inside the bound: output weights at 1/64 steps cost some 5 % of the value.
     assert!(total_diff < 0.08 * total_value, "error {total_diff} cp in all, over values of {total_value} cp");
@@ -204,9 +237,12 @@ fn a_stopped_run_resumes_to_the_same_net() {
     let bytes = |dir: &PathBuf| std::fs::read(dir.join(NET_FILE_NAME)).unwrap();
     assert_eq!(bytes(&straight), bytes(&resumed));
     let losses = |dir: &PathBuf| {
-        let st =
-            camelpy_train::checkpoint::State::read(&dir.join("checkpoint.bin"), s.digest(data.train.len()))
-                .unwrap();
+        let st = camelpy_train::checkpoint::State::read(
+            &dir.join("checkpoint.bin"),
+            s.digest(data.train.len()),
+            s.arch,
+        )
+        .unwrap();
         st.history.iter().map(|h| (h.train, h.valid)).collect::<Vec<_>>()
     };
     assert_eq!(losses(&straight), losses(&resumed));
@@ -354,7 +390,8 @@ fn mirrored_fen(fen: &str) -> String {
 
 #[test]
 fn a_mirrored_sample_is_its_mirror_image_and_changes_the_run() {
-    let p = model::init(3);
+    let l = model::Layout::of(Arch::V1);
+    let p = model::init(&l, 3);
     for fen in [
         "r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QKB1R b - - 0 12",
         "8/5pk1/6p1/3R4/1r6/6P1/5PK1/8 w - - 0 40",
@@ -365,16 +402,16 @@ fn a_mirrored_sample_is_its_mirror_image_and_changes_the_run() {
             Sample::from_record(&Record::from_position(&pos, 35, mv, GameResult::Draw, false).unwrap(), 3000)
         };
         let (original, mirror) = (sample(fen), sample(&mirrored_fen(fen)));
-        let mut s = model::Scratch::default();
-        let (mut g1, mut g2) = (vec![0.0f32; model::PARAMS], vec![0.0f32; model::PARAMS]);
-        let e1 = model::backward(&p, &mut g1, &original, true, 0.3, &mut s);
-        let e2 = model::backward(&p, &mut g2, &mirror, false, 0.3, &mut s);
+        let mut s = model::Scratch::new(&l);
+        let (mut g1, mut g2) = (vec![0.0f32; l.params], vec![0.0f32; l.params]);
+        let e1 = model::backward(&l, &p, &mut g1, &original, true, 0.3, &mut s);
+        let e2 = model::backward(&l, &p, &mut g2, &mirror, false, 0.3, &mut s);
         // Equal up to the order of the float sums (the pieces are visited in another square order).
         assert!((e1 - e2).abs() < 1e-6, "{fen}: {e1} against {e2}");
         let worst = g1.iter().zip(&g2).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
         let largest = g1.iter().map(|a| a.abs()).fold(0.0f32, f32::max);
         assert!(largest > 0.0 && worst < 1e-5 * largest, "{fen}: gradients differ by {worst} of {largest}");
-        let e3 = model::backward(&p, &mut g2, &original, false, 0.3, &mut s);
+        let e3 = model::backward(&l, &p, &mut g2, &original, false, 0.3, &mut s);
         assert_ne!(e1, e3, "{fen}: the mirror changed nothing");
     }
     // The mirror is a setting of the run: another net, and a checkpoint one setting cannot resume.

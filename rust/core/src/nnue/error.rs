@@ -28,7 +28,8 @@ pub enum NetError {
         /// The version in the header.
         found: u16,
     },
-    /// A network of another shape (inputs, hidden width, activation or quantisation) than this build's.
+    /// A network of a shape this build does not have (inputs, hidden width, buckets, activation or
+    /// quantisation).
     Architecture {
         /// The file.
         path: String,
@@ -72,8 +73,9 @@ impl fmt::Display for NetError {
             ),
             NetError::Version { path, found } => write!(
                 f,
-                "'{}' has network format version {found}; this camelpy reads version {}",
+                "'{}' has network format version {found}; this camelpy reads versions {} and {}",
                 quote(path),
+                super::file::NET_VERSION_1,
                 super::NET_VERSION
             ),
             NetError::Architecture { path, reason } => {

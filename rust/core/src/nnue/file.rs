@@ -3,52 +3,68 @@
 //! | offset | bytes | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `CAMELNET` |
-//! | 8 | 2 | format version ([`NET_VERSION`]) |
+//! | 8 | 2 | format version: 1 (camelpy-1's shape only) or 2 ([`NET_VERSION`]) |
 //! | 10 | 2 | activation: 1 = SCReLU |
 //! | 12 | 4 | inputs per perspective (768) |
-//! | 16 | 4 | hidden neurons per perspective ([`HIDDEN`]) |
+//! | 16 | 4 | hidden neurons per perspective: 256 in version 1; 256, 512, 768 or 1,024 ([`Hidden`]) |
 //! | 20 | 2 | `QA` (255) |
 //! | 22 | 2 | `QB` (64) |
 //! | 24 | 4 | `SCALE` (400) |
-//! | 28 | 4 | reserved, 0 |
+//! | 28 | 2 | version 1: reserved, 0; version 2: output buckets, 1 or 8 ([`OutputBuckets`]) |
+//! | 30 | 2 | version 1: reserved, 0; version 2: input buckets, 1 (none; reserved for king buckets) |
 //! | 32 | 8 | FNV-1a 64 checksum of the payload |
 //! | 40 | 8 | payload length in bytes |
-//! | 48 | … | payload: feature-transformer weights `i16[inputs × hidden]` (feature-major), biases `i16[hidden]`, output weights `i16[2 × hidden]` (side to move first), output bias `i32` |
+//! | 48 | … | payload: feature-transformer weights `i16[inputs × hidden]` (feature-major), biases `i16[hidden]`, output weights `i16[buckets × 2 × hidden]` (bucket-major, side to move first), output biases `i32[buckets]` |
 //!
-//! A file that is not this (another magic, version, shape, length or checksum, an output weight beyond
-//! ±[`MAX_OUTPUT_WEIGHT`](super::MAX_OUTPUT_WEIGHT)) is refused with a [`NetError`] saying which.
+//! A version-2 file of camelpy-1's shape holds the same payload as the version-1 file (same checksum);
+//! [`Network::to_bytes`] writes version 1 for that shape, so older builds still read it.
+//!
+//! A file that is not this (another magic or version, a shape outside the closed sets above, a length
+//! or checksum that does not match, an output weight beyond
+//! ±[`MAX_OUTPUT_WEIGHT`](super::MAX_OUTPUT_WEIGHT)) is refused with a [`NetError`] saying which; the
+//! header's shape and the file's length are checked before any weight is allocated.
 
 use std::{
     path::Path,
     sync::{Arc, OnceLock},
 };
 
-use super::{NetError, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{Arch, Hidden, NetError, Network, OutputBuckets, INPUTS, QA, QB, SCALE};
 use crate::{error::AllocError, fsio, hash::fnv1a};
 
 /// The first eight bytes of every network file.
 pub const NET_MAGIC: [u8; 8] = *b"CAMELNET";
-/// The network format version this build writes and reads.
-pub const NET_VERSION: u16 = 1;
+/// The newest network format version this build reads and writes (it reads version 1 too).
+pub const NET_VERSION: u16 = 2;
+/// The version of camelpy-1's file: 768 → 256 × 2 → 1 only, the shape fields at 28–31 reserved.
+pub const NET_VERSION_1: u16 = 1;
 /// Bytes in the header.
 pub const NET_HEADER_SIZE: usize = 48;
 /// The activation code of SCReLU.
 const ACTIVATION_SCRELU: u16 = 1;
-/// Payload bytes of this build's architecture.
-const PAYLOAD_SIZE: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The input-bucket code of "no input buckets" (the only one this build has).
+const INPUT_BUCKETS_NONE: u16 = 1;
+
+/// Payload bytes of a network of shape `arch`.
+pub(crate) const fn payload_size(arch: Arch) -> usize {
+    2 * (arch.ft_weights_len() + arch.hidden.size() + arch.out_weights_len())
+        + 4 * arch.output_buckets.count()
+}
 
 pub(crate) fn payload(net: &Network) -> Vec<u8> {
-    let mut out = Vec::with_capacity(PAYLOAD_SIZE);
+    let mut out = Vec::with_capacity(payload_size(net.arch));
     for w in net.ft_weights.iter().chain(&net.ft_bias).chain(&net.out_weights) {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    out.extend_from_slice(&net.out_bias.to_le_bytes());
+    for b in &net.out_bias {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     out
 }
 
-fn fallible_vec(len: usize, what: &'static str) -> Result<Vec<i16>, AllocError> {
+fn fallible_vec<T>(len: usize, what: &'static str) -> Result<Vec<T>, AllocError> {
     let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| AllocError { what, bytes: len * 2 })?;
+    v.try_reserve_exact(len).map_err(|_| AllocError { what, bytes: len * size_of::<T>() })?;
     Ok(v)
 }
 
@@ -63,25 +79,34 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Network {
-    /// The file's bytes: header and payload.
+    /// The file's bytes: header and payload (version 1 for camelpy-1's shape, 2 for the others).
     ///
     /// ```
-    /// use camelpy_core::nnue::Network;
+    /// use camelpy_core::nnue::{Arch, Hidden, Network, OutputBuckets};
     /// let net = Network::example(7);
     /// assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+    /// let arch = Arch { hidden: Hidden::H512, output_buckets: OutputBuckets::Material };
+    /// let wide = Network::example_of(arch, 7);
+    /// assert_eq!(Network::from_bytes(&wide.to_bytes()).unwrap(), wide);
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = payload(self);
+        let v1 = self.arch == Arch::V1;
         let mut out = Vec::with_capacity(NET_HEADER_SIZE + payload.len());
         out.extend_from_slice(&NET_MAGIC);
-        out.extend_from_slice(&NET_VERSION.to_le_bytes());
+        out.extend_from_slice(&(if v1 { NET_VERSION_1 } else { NET_VERSION }).to_le_bytes());
         out.extend_from_slice(&ACTIVATION_SCRELU.to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(self.arch.hidden.size() as u32).to_le_bytes());
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u32).to_le_bytes());
-        out.extend_from_slice(&0u32.to_le_bytes());
+        if v1 {
+            out.extend_from_slice(&0u32.to_le_bytes());
+        } else {
+            out.extend_from_slice(&(self.arch.output_buckets.count() as u16).to_le_bytes());
+            out.extend_from_slice(&INPUT_BUCKETS_NONE.to_le_bytes());
+        }
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         debug_assert_eq!(out.len(), NET_HEADER_SIZE);
@@ -90,48 +115,82 @@ impl Network {
     }
 
     /// Checks a file's header (its first [`NET_HEADER_SIZE`] bytes, or all of a shorter file) against
-    /// this build and against the file's length `file_len`, before its weights are read.
-    fn check_header(header: &[u8], file_len: u64) -> Result<(), NetError> {
+    /// what this build reads and against the file's length `file_len`, before its weights are read,
+    /// and returns the network's shape.
+    fn check_header(header: &[u8], file_len: u64) -> Result<Arch, NetError> {
         let path = String::new();
         if header.len() < NET_HEADER_SIZE || header[..8] != NET_MAGIC {
             return Err(NetError::NotNetFile { path });
         }
         let version = u16_at(header, 8);
-        if version != NET_VERSION {
+        if version != NET_VERSION_1 && version != NET_VERSION {
             return Err(NetError::Version { path, found: version });
         }
-        let shape = [
+        let architecture = |reason: String| NetError::Architecture { path: String::new(), reason };
+        let fixed = [
             ("activation", u16_at(header, 10) as u64, ACTIVATION_SCRELU as u64),
             ("inputs", u32_at(header, 12) as u64, INPUTS as u64),
-            ("hidden neurons", u32_at(header, 16) as u64, HIDDEN as u64),
             ("QA", u16_at(header, 20) as u64, QA as u64),
             ("QB", u16_at(header, 22) as u64, QB as u64),
             ("scale", u32_at(header, 24) as u64, SCALE as u64),
-            ("reserved field", u32_at(header, 28) as u64, 0),
         ];
-        if let Some((name, found, want)) = shape.iter().find(|(_, found, want)| found != want) {
-            return Err(NetError::Architecture {
-                path,
-                reason: format!("{name} is {found}, this build needs {want}"),
-            });
+        if let Some((name, found, want)) = fixed.iter().find(|(_, found, want)| found != want) {
+            return Err(architecture(format!("{name} is {found}, this build needs {want}")));
         }
+        let hidden = u32_at(header, 16) as u64;
+        let arch = if version == NET_VERSION_1 {
+            if hidden != Arch::V1.hidden.size() as u64 {
+                return Err(architecture(format!(
+                    "hidden neurons is {hidden}, this build needs {} in a version-{NET_VERSION_1} file",
+                    Arch::V1.hidden.size()
+                )));
+            }
+            if u32_at(header, 28) != 0 {
+                return Err(architecture(format!(
+                    "reserved field is {}, this build needs 0 in a version-{NET_VERSION_1} file",
+                    u32_at(header, 28)
+                )));
+            }
+            Arch::V1
+        } else {
+            let sizes = Hidden::ALL.map(|h| h.size().to_string()).join(", ");
+            let hidden = Hidden::from_size(hidden).ok_or_else(|| {
+                architecture(format!("hidden neurons is {hidden}, this build reads {sizes}"))
+            })?;
+            let buckets = u16_at(header, 28) as u64;
+            let output_buckets = OutputBuckets::from_count(buckets).ok_or_else(|| {
+                architecture(format!(
+                    "output buckets is {buckets}, this build reads 1 or {}",
+                    OutputBuckets::Material.count()
+                ))
+            })?;
+            let inputs = u16_at(header, 30);
+            if inputs != INPUT_BUCKETS_NONE {
+                return Err(architecture(format!(
+                    "input buckets is {inputs}, this build reads {INPUT_BUCKETS_NONE}"
+                )));
+            }
+            Arch { hidden, output_buckets }
+        };
+        let expected = payload_size(arch) as u64;
         let declared = u64_at(header, 40);
         let actual = file_len - NET_HEADER_SIZE as u64;
-        if declared != PAYLOAD_SIZE as u64 || actual != declared {
+        if declared != expected || actual != declared {
             return Err(NetError::Corrupt {
                 path,
                 reason: format!(
-                    "{actual} bytes of weights after the header, which declares {declared} ({PAYLOAD_SIZE} expected)"
+                    "{actual} bytes of weights after the header, which declares {declared} ({expected} \
+                     expected for {arch})"
                 ),
             });
         }
-        Ok(())
+        Ok(arch)
     }
 
     /// A network from a file's bytes. Errors name no file; [`Network::load`] adds the path.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let path = String::new();
-        Network::check_header(&bytes[..bytes.len().min(NET_HEADER_SIZE)], bytes.len() as u64)?;
+        let arch = Network::check_header(&bytes[..bytes.len().min(NET_HEADER_SIZE)], bytes.len() as u64)?;
         let body = &bytes[NET_HEADER_SIZE..];
         let (stored, computed) = (u64_at(bytes, 32), fnv1a(body));
         if stored != computed {
@@ -146,12 +205,18 @@ impl Network {
             v.extend(words.by_ref().take(n));
             Ok(v)
         };
-        let ft_weights = take(INPUTS * HIDDEN, "network's feature weights")?;
-        let ft_bias = take(HIDDEN, "network's biases")?;
-        let out_weights = take(2 * HIDDEN, "network's output weights")?;
-        let out_bias = i32::from_le_bytes(body[PAYLOAD_SIZE - 4..].try_into().expect("4 bytes"));
+        let ft_weights = take(arch.ft_weights_len(), "network's feature weights")?;
+        let ft_bias = take(arch.hidden.size(), "network's biases")?;
+        let out_weights = take(arch.out_weights_len(), "network's output weights")?;
+        let buckets = arch.output_buckets.count();
+        let mut out_bias = fallible_vec(buckets, "network's output biases")?;
+        out_bias.extend(
+            body[body.len() - 4 * buckets..]
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))),
+        );
         // The sizes are right by construction; this checks the output weights' range.
-        Network::from_parts(ft_weights, ft_bias, out_weights, out_bias)
+        Network::from_parts(arch, ft_weights, ft_bias, out_weights, out_bias)
     }
 
     /// Reads a network file: a regular file whose header this build reads and whose length is the
@@ -211,7 +276,8 @@ mod tests {
     fn round_trip_and_every_damage_is_refused() {
         let net = Network::example(3);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), NET_HEADER_SIZE + PAYLOAD_SIZE);
+        assert_eq!(bytes.len(), NET_HEADER_SIZE + payload_size(Arch::V1));
+        assert_eq!(u16_at(&bytes, 8), NET_VERSION_1, "camelpy-1's shape is written as version 1");
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
 
         let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
@@ -222,7 +288,14 @@ mod tests {
         assert!(refused(&b).contains("version 9"));
         let mut b = bytes.clone();
         b[17] = 0; // hidden 256 → 0
-        assert!(refused(&b).contains("hidden neurons is 0, this build needs 256"), "{}", refused(&b));
+        assert!(
+            refused(&b).contains("hidden neurons is 0, this build needs 256 in a version-1 file"),
+            "{}",
+            refused(&b)
+        );
+        let mut b = bytes.clone();
+        b[28] = 8; // output buckets are version 2's
+        assert!(refused(&b).contains("reserved field is 8"), "{}", refused(&b));
         assert!(refused(&bytes[..bytes.len() - 1]).contains("damaged"));
         let mut b = bytes.clone();
         b.push(0);
@@ -236,6 +309,68 @@ mod tests {
         parts.out_weights[5] = 200;
         let b = parts.to_bytes();
         assert!(refused(&b).contains("output weight 5 is 200"));
+    }
+
+    /// A version-2 file's bytes with its header's `u16` at `at` replaced by `v` (the checksum and
+    /// the declared length left as they were).
+    fn with_u16(bytes: &[u8], at: usize, v: u16) -> Vec<u8> {
+        let mut b = bytes.to_vec();
+        b[at..at + 2].copy_from_slice(&v.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn every_shape_round_trips_in_version_2_and_bad_shapes_are_refused() {
+        let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
+        for hidden in Hidden::ALL {
+            for output_buckets in [OutputBuckets::Single, OutputBuckets::Material] {
+                let arch = Arch { hidden, output_buckets };
+                let net = Network::example_of(arch, 9);
+                let bytes = net.to_bytes();
+                assert_eq!(bytes.len(), NET_HEADER_SIZE + payload_size(arch), "{arch}");
+                let back = Network::from_bytes(&bytes).unwrap();
+                assert_eq!(back, net, "{arch}");
+                assert_eq!(back.arch(), arch);
+                if arch != Arch::V1 {
+                    assert_eq!(u16_at(&bytes, 8), NET_VERSION);
+                    let message = refused(&bytes[..bytes.len() - 2]);
+                    assert!(message.contains(&format!("which declares {}", payload_size(arch))), "{message}");
+                }
+            }
+        }
+        // camelpy-1's shape written as version 2 reads as the same network.
+        let net = Network::example(4);
+        let mut v2 = with_u16(&with_u16(&net.to_bytes(), 8, NET_VERSION), 28, 1);
+        v2 = with_u16(&v2, 30, INPUT_BUCKETS_NONE);
+        assert_eq!(Network::from_bytes(&v2).unwrap(), net);
+
+        let wide =
+            Network::example_of(Arch { hidden: Hidden::H512, output_buckets: OutputBuckets::Material }, 1);
+        let bytes = wide.to_bytes();
+        // Widths outside the closed set, absurd ones included, before anything is allocated.
+        for (hidden, shown) in [(300u32, "300"), (0, "0"), (u32::MAX, "4294967295")] {
+            let mut b = bytes.clone();
+            b[16..20].copy_from_slice(&hidden.to_le_bytes());
+            let message = refused(&b);
+            assert!(
+                message.contains(&format!("hidden neurons is {shown}, this build reads 256, 512, 768, 1024")),
+                "{message}"
+            );
+        }
+        assert!(refused(&with_u16(&bytes, 28, 3)).contains("output buckets is 3, this build reads 1 or 8"));
+        assert!(refused(&with_u16(&bytes, 28, 0)).contains("output buckets is 0"));
+        assert!(refused(&with_u16(&bytes, 30, 64)).contains("input buckets is 64, this build reads 1"));
+        // A shape the header names but a payload of another: the declared length does not fit.
+        let message = refused(&with_u16(&bytes, 28, 1));
+        assert!(message.contains("expected for 768→512×2→1)"), "{message}");
+        let mut b = bytes.clone();
+        b[40..48].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(refused(&b).contains("which declares 18446744073709551615"), "{}", refused(&b));
+        assert!(refused(&with_u16(&bytes, 8, 3)).contains("version 3"));
+        // A damaged weight of the new layout.
+        let mut b = bytes.clone();
+        b[NET_HEADER_SIZE + 5] ^= 1;
+        assert!(refused(&b).contains("checksum"));
     }
 
     #[test]

@@ -2,14 +2,18 @@
 //!
 //! The network is a perspective net: for each side, 768 binary inputs (the side's own and the other
 //! side's six piece kinds on 64 squares, the board seen from that side, so Black's view is mirrored top
-//! to bottom) feed a hidden layer of [`HIDDEN`] neurons whose pre-activations are the *accumulator*.
-//! The side to move's accumulator and the other side's, each through the squared clipped ReLU
-//! (SCReLU: `clamp(x, 0, 1)²`), feed one output neuron. In numbers, with `QA` = [`QA`], `QB` = [`QB`]:
+//! to bottom) feed a hidden layer of `H` neurons ([`Hidden`]: 256 for camelpy-1, or 512, 768, 1,024)
+//! whose pre-activations are the *accumulator*. The side to move's accumulator and the other side's,
+//! each through the squared clipped ReLU (SCReLU: `clamp(x, 0, 1)²`), feed one output neuron, or with
+//! [`OutputBuckets::Material`] the one of eight that the number of pieces on the board selects. The
+//! shape ([`Arch`]) is a property of the file ([`file`]). In numbers, with `QA` = [`QA`], `QB` = [`QB`]:
 //!
 //! ```text
 //! a_us, a_them = ft_bias + Σ ft_weights[f] over the active features f of each perspective   (i16, ×QA)
-//! sum          = Σ_i clamp(a_us[i], 0, QA)² · out[i] + Σ_i clamp(a_them[i], 0, QA)² · out[H + i]  (×QA²·QB)
-//! value        = (sum / QA + out_bias) · SCALE / (QA · QB)                                  centipawns
+//! b            = the output bucket: 0, or (pieces − 2) / 4 with material buckets
+//! sum          = Σ_i clamp(a_us[i], 0, QA)² · out[b][i]
+//!              + Σ_i clamp(a_them[i], 0, QA)² · out[b][H + i]                                (×QA²·QB)
+//! value        = (sum / QA + out_bias[b]) · SCALE / (QA · QB)                               centipawns
 //! ```
 //!
 //! Integer arithmetic throughout, so every SIMD path ([`simd`]) gives exactly the scalar path's value:
@@ -20,7 +24,10 @@
 //! Why this shape: 768 inputs need no king buckets, so an accumulator never needs a refresh (a move
 //! changes at most four inputs of each perspective); one hidden layer of 256 is the usual first net, small
 //! enough for the file to stay under 400 KB and for a laptop to train it in hours; SCReLU is what
-//! most single-layer nets use because it learns more per neuron than a plain clipped ReLU.
+//! most single-layer nets use because it learns more per neuron than a plain clipped ReLU. Wider layers
+//! and output buckets are there to be measured (docs/nnue.md): every kernel is generic over the width
+//! (const generics), the width a closed set chosen once when a file loads, and each evaluation
+//! dispatches by one `match` on it, so the built-in net runs the same unrolled code as before.
 //!
 //! In the search, [`AccumulatorStack`] follows the moves made: a move records which inputs it changes,
 //! and the accumulator is brought up to date only when a node is evaluated (lazily, from the nearest
@@ -53,8 +60,8 @@ use crate::{
 
 /// Inputs per perspective: 2 colours × 6 piece kinds × 64 squares.
 pub const INPUTS: usize = 768;
-/// Hidden neurons per perspective (the accumulator's width). A compile-time size, so the kernels
-/// unroll; a file of another width is refused with [`NetError::Architecture`].
+/// Hidden neurons per perspective of the built-in network and of version-1 files
+/// ([`Hidden::H256`]); other widths are [`Hidden`]'s.
 pub const HIDDEN: usize = 256;
 /// Quantisation of the accumulator: a float activation of 1.0 is `QA`. 255 keeps `clamp(x)²` and
 /// `clamp(x) · out` in range of the 16-bit multiply (see [`MAX_OUTPUT_WEIGHT`]).
@@ -67,6 +74,160 @@ pub const SCALE: i32 = 400;
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// The evaluation is clamped to this many centipawns, safely inside the search's non-mate range.
 pub const MAX_EVAL: i32 = 20_000;
+/// Output buckets of [`OutputBuckets::Material`]: 2 to 32 pieces in steps of 4.
+pub const MATERIAL_BUCKETS: usize = 8;
+/// Pieces per output bucket of [`OutputBuckets::Material`]: `(32 − 2) / 4` puts 30 and more pieces in
+/// the last of [`MATERIAL_BUCKETS`] and bare kings in the first.
+const PIECES_PER_BUCKET: u32 = 4;
+
+/// The hidden layer's width (neurons per perspective): a closed set, so that every kernel is compiled
+/// and unrolled for each width (const generics) and a file's width is chosen once, when it loads,
+/// then dispatched by one well-predicted `match` per evaluation. All are multiples of 32 lanes, the
+/// widest vector ([`simd`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Hidden {
+    /// 256 neurons: camelpy-1 and every version-1 file.
+    H256,
+    /// 512 neurons.
+    H512,
+    /// 768 neurons.
+    H768,
+    /// 1,024 neurons.
+    H1024,
+}
+
+impl Hidden {
+    /// Every width, narrowest first.
+    pub const ALL: [Hidden; 4] = [Hidden::H256, Hidden::H512, Hidden::H768, Hidden::H1024];
+
+    /// Neurons per perspective.
+    pub const fn size(self) -> usize {
+        match self {
+            Hidden::H256 => 256,
+            Hidden::H512 => 512,
+            Hidden::H768 => 768,
+            Hidden::H1024 => 1024,
+        }
+    }
+
+    /// The width of `size` neurons, if it is one of [`Hidden::ALL`].
+    ///
+    /// ```
+    /// use camelpy_core::nnue::Hidden;
+    /// assert_eq!(Hidden::from_size(512), Some(Hidden::H512));
+    /// assert_eq!(Hidden::from_size(300), None);
+    /// ```
+    pub fn from_size(size: u64) -> Option<Hidden> {
+        Hidden::ALL.into_iter().find(|h| h.size() as u64 == size)
+    }
+}
+
+/// Runs `$body` with the const `$h` set to `$hidden`'s size (one monomorphised copy per width).
+macro_rules! with_hidden {
+    ($hidden:expr, $h:ident => $body:expr) => {
+        match $hidden {
+            Hidden::H256 => {
+                const $h: usize = 256;
+                $body
+            }
+            Hidden::H512 => {
+                const $h: usize = 512;
+                $body
+            }
+            Hidden::H768 => {
+                const $h: usize = 768;
+                $body
+            }
+            Hidden::H1024 => {
+                const $h: usize = 1024;
+                $body
+            }
+        }
+    };
+}
+
+/// Which output neuron evaluates a position: one for all, or one per material band.
+///
+/// Material (the number of pieces on the board, kings and pawns included) is the usual choice: it
+/// costs a popcount, it tracks the game's phase (what a pawn or a king's activity is worth changes from
+/// the middlegame to the endgame) and, unlike a phase weighted by piece kinds, it needs no tuned
+/// weights. The bands are `(pieces − 2) / 4`, so [`MATERIAL_BUCKETS`] equal bands cover 2 to 32 pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutputBuckets {
+    /// One output neuron (camelpy-1 and every version-1 file).
+    Single,
+    /// [`MATERIAL_BUCKETS`] output neurons, chosen by `(pieces − 2) / 4`.
+    Material,
+}
+
+impl OutputBuckets {
+    /// Output neurons.
+    pub const fn count(self) -> usize {
+        match self {
+            OutputBuckets::Single => 1,
+            OutputBuckets::Material => MATERIAL_BUCKETS,
+        }
+    }
+
+    /// The layout of `count` output neurons, if it is one this build has (1 or [`MATERIAL_BUCKETS`]).
+    pub fn from_count(count: u64) -> Option<OutputBuckets> {
+        [OutputBuckets::Single, OutputBuckets::Material].into_iter().find(|b| b.count() as u64 == count)
+    }
+
+    /// The output neuron that evaluates a board of `pieces` pieces.
+    ///
+    /// ```
+    /// use camelpy_core::nnue::OutputBuckets;
+    /// assert_eq!(OutputBuckets::Material.bucket(32), 7);
+    /// assert_eq!(OutputBuckets::Material.bucket(2), 0);
+    /// assert_eq!(OutputBuckets::Material.bucket(17), 3);
+    /// assert_eq!(OutputBuckets::Single.bucket(17), 0);
+    /// ```
+    #[inline(always)]
+    pub fn bucket(self, pieces: u32) -> usize {
+        match self {
+            OutputBuckets::Single => 0,
+            OutputBuckets::Material => {
+                ((pieces.saturating_sub(2) / PIECES_PER_BUCKET) as usize).min(MATERIAL_BUCKETS - 1)
+            }
+        }
+    }
+}
+
+/// A network's shape: its hidden width and its output buckets. Inputs, activation and quantisation
+/// are the same for all ([`INPUTS`], SCReLU, [`QA`], [`QB`], [`SCALE`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Arch {
+    /// Neurons per perspective.
+    pub hidden: Hidden,
+    /// Output neurons and how one is chosen.
+    pub output_buckets: OutputBuckets,
+}
+
+impl Arch {
+    /// camelpy-1's shape, the only one of version-1 files: 768 → 256 × 2 → 1.
+    pub const V1: Arch = Arch { hidden: Hidden::H256, output_buckets: OutputBuckets::Single };
+
+    /// Feature-transformer weights: `INPUTS × hidden`.
+    pub const fn ft_weights_len(self) -> usize {
+        INPUTS * self.hidden.size()
+    }
+    /// Output weights: `buckets × 2 × hidden`.
+    pub const fn out_weights_len(self) -> usize {
+        self.output_buckets.count() * 2 * self.hidden.size()
+    }
+}
+
+impl core::fmt::Display for Arch {
+    /// `768→256×2→1`, or with material buckets `768→512×2→1×8 buckets`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{INPUTS}→{}×2→1", self.hidden.size())?;
+        match self.output_buckets {
+            OutputBuckets::Single => Ok(()),
+            OutputBuckets::Material => write!(f, "×{MATERIAL_BUCKETS} material buckets"),
+        }
+    }
+}
 
 /// The input index of `piece` on `sq` in `perspective`'s half of the network: the perspective's own
 /// pieces first, the board mirrored top to bottom for Black.
@@ -83,60 +244,132 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     (theirs * 6 + piece.piece_type() as usize) * 64 + sq.relative_to(perspective) as usize
 }
 
-/// The quantised network: weights as the file stores them (layout in [`file`]).
+/// The quantised network: its shape and its weights as the file stores them (layout in [`file`]).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// `INPUTS × HIDDEN`, feature-major: feature `f`'s weights are `[f·HIDDEN, (f+1)·HIDDEN)`.
+    arch: Arch,
+    /// `INPUTS × hidden`, feature-major: feature `f`'s weights are `[f·hidden, (f+1)·hidden)`.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
-    /// `2 × HIDDEN`: the side to move's accumulator first, then the other side's.
+    /// `buckets × 2 × hidden`, bucket-major: each bucket's side to move's weights first, then the
+    /// other side's.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// One per output bucket.
+    out_bias: Vec<i32>,
 }
 
 impl core::fmt::Debug for Network {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Network({}→{}×2→1, hash {:#018x})", INPUTS, HIDDEN, self.hash())
+        write!(f, "Network({}, hash {:#018x})", self.arch, self.hash())
     }
 }
 
-/// One perspective's hidden pre-activations.
-pub type Half = [i16; HIDDEN];
-
-/// Both perspectives' accumulators, indexed by [`Color`].
+/// Both perspectives' accumulators of a `H`-wide network, indexed by [`Color`] (the search's own,
+/// aligned for the vector loads).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(64))]
-pub struct Accumulator {
-    /// `halves[White]`, `halves[Black]`.
-    pub halves: [Half; 2],
+struct Acc<const H: usize> {
+    halves: [[i16; H]; 2],
+}
+
+impl<const H: usize> Acc<H> {
+    const ZERO: Acc<H> = Acc { halves: [[0; H]; 2] };
+}
+
+/// Both perspectives' accumulators (hidden pre-activations) of a position, for any width: what
+/// [`Network::refresh`] computes and [`AccumulatorStack::current`] copies out, to compare them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Accumulator(AnyAcc);
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum AnyAcc {
+    H256(Box<Acc<256>>),
+    H512(Box<Acc<512>>),
+    H768(Box<Acc<768>>),
+    H1024(Box<Acc<1024>>),
+}
+
+/// Runs `$body` with `$a` the accumulator of its width and `$h` that width.
+macro_rules! with_acc {
+    ($acc:expr, $a:ident, $h:ident => $body:expr) => {
+        match $acc {
+            AnyAcc::H256($a) => {
+                const $h: usize = 256;
+                $body
+            }
+            AnyAcc::H512($a) => {
+                const $h: usize = 512;
+                $body
+            }
+            AnyAcc::H768($a) => {
+                const $h: usize = 768;
+                $body
+            }
+            AnyAcc::H1024($a) => {
+                const $h: usize = 1024;
+                $body
+            }
+        }
+    };
 }
 
 impl Accumulator {
-    const ZERO: Accumulator = Accumulator { halves: [[0; HIDDEN]; 2] };
+    fn from_acc<const H: usize>(acc: &Acc<H>) -> Accumulator {
+        let any: &dyn core::any::Any = acc;
+        // Exactly one of these matches: `H` is one of `Hidden`'s sizes.
+        Accumulator(if let Some(a) = any.downcast_ref::<Acc<256>>() {
+            AnyAcc::H256(Box::new(*a))
+        } else if let Some(a) = any.downcast_ref::<Acc<512>>() {
+            AnyAcc::H512(Box::new(*a))
+        } else if let Some(a) = any.downcast_ref::<Acc<768>>() {
+            AnyAcc::H768(Box::new(*a))
+        } else {
+            AnyAcc::H1024(Box::new(*any.downcast_ref::<Acc<1024>>().expect("a width of Hidden")))
+        })
+    }
+
+    /// The width (neurons per perspective).
+    pub fn hidden(&self) -> Hidden {
+        match &self.0 {
+            AnyAcc::H256(_) => Hidden::H256,
+            AnyAcc::H512(_) => Hidden::H512,
+            AnyAcc::H768(_) => Hidden::H768,
+            AnyAcc::H1024(_) => Hidden::H1024,
+        }
+    }
+
+    /// `color`'s half: its perspective's pre-activations.
+    pub fn half(&self, color: Color) -> &[i16] {
+        with_acc!(&self.0, a, _H => &a.halves[color as usize])
+    }
 }
 
 impl Network {
-    /// A network from its parts, checked as a file is: `ft_weights` has `INPUTS × HIDDEN` entries
-    /// (feature-major), `ft_bias` `HIDDEN`, `out_weights` `2 × HIDDEN` each within
-    /// ±[`MAX_OUTPUT_WEIGHT`].
+    /// A network from its parts, checked as a file is: `ft_weights` has `INPUTS × hidden` entries
+    /// (feature-major), `ft_bias` `hidden`, `out_weights` `buckets × 2 × hidden` each within
+    /// ±[`MAX_OUTPUT_WEIGHT`], `out_bias` `buckets`.
     pub fn from_parts(
+        arch: Arch,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
-        let sizes =
-            [(ft_weights.len(), INPUTS * HIDDEN), (ft_bias.len(), HIDDEN), (out_weights.len(), 2 * HIDDEN)];
+        let sizes = [
+            (ft_weights.len(), arch.ft_weights_len()),
+            (ft_bias.len(), arch.hidden.size()),
+            (out_weights.len(), arch.out_weights_len()),
+            (out_bias.len(), arch.output_buckets.count()),
+        ];
         if sizes.iter().any(|(got, want)| got != want) {
             return Err(NetError::Architecture {
                 path: String::new(),
                 reason: format!(
-                    "layer sizes {}/{}/{} do not match {}→{}×2→1",
+                    "layer sizes {}/{}/{}/{} do not match {arch}",
                     ft_weights.len(),
                     ft_bias.len(),
                     out_weights.len(),
-                    INPUTS,
-                    HIDDEN
+                    out_bias.len(),
                 ),
             });
         }
@@ -146,76 +379,122 @@ impl Network {
                 reason: format!("output weight {i} is {}, outside ±{MAX_OUTPUT_WEIGHT}", out_weights[i]),
             });
         }
-        Ok(Network { ft_weights, ft_bias, out_weights, out_bias })
+        Ok(Network { arch, ft_weights, ft_bias, out_weights, out_bias })
     }
 
-    /// A network with pseudo-random weights from `seed`, for tests and examples (it plays nonsense).
+    /// A network of camelpy-1's shape with pseudo-random weights from `seed`, for tests and examples
+    /// (it plays nonsense).
     pub fn example(seed: u64) -> Network {
+        Network::example_of(Arch::V1, seed)
+    }
+
+    /// A network of shape `arch` with pseudo-random weights from `seed` (the weights of
+    /// [`Network::example`] for camelpy-1's shape).
+    pub fn example_of(arch: Arch, seed: u64) -> Network {
         let mut rng = crate::hash::SplitMix64::new(seed);
         let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
-        let ft_weights = (0..INPUTS * HIDDEN).map(|_| small(40) as i16).collect();
-        let ft_bias = (0..HIDDEN).map(|_| small(60) as i16 + 40).collect();
-        let out_weights = (0..2 * HIDDEN).map(|_| small(MAX_OUTPUT_WEIGHT as i64) as i16).collect();
-        let out_bias = small(5_000) as i32;
-        Network { ft_weights, ft_bias, out_weights, out_bias }
+        let ft_weights = (0..arch.ft_weights_len()).map(|_| small(40) as i16).collect();
+        let ft_bias = (0..arch.hidden.size()).map(|_| small(60) as i16 + 40).collect();
+        let out_weights =
+            (0..arch.out_weights_len()).map(|_| small(MAX_OUTPUT_WEIGHT as i64) as i16).collect();
+        let out_bias = (0..arch.output_buckets.count()).map(|_| small(5_000) as i32).collect();
+        Network { arch, ft_weights, ft_bias, out_weights, out_bias }
     }
 
-    /// Feature-transformer weights, feature-major (`INPUTS × HIDDEN`).
+    /// The network's shape.
+    pub fn arch(&self) -> Arch {
+        self.arch
+    }
+    /// Feature-transformer weights, feature-major (`INPUTS × hidden`).
     pub fn ft_weights(&self) -> &[i16] {
         &self.ft_weights
     }
-    /// Feature-transformer biases (`HIDDEN`).
+    /// Feature-transformer biases (`hidden`).
     pub fn ft_bias(&self) -> &[i16] {
         &self.ft_bias
     }
-    /// Output weights (`2 × HIDDEN`: side to move, then the other side).
+    /// Output weights (`buckets × 2 × hidden`: per bucket, side to move, then the other side).
     pub fn out_weights(&self) -> &[i16] {
         &self.out_weights
     }
-    /// Output bias (scaled by `QA · QB`).
-    pub fn out_bias(&self) -> i32 {
-        self.out_bias
+    /// Output biases, one per bucket (scaled by `QA · QB`).
+    pub fn out_bias(&self) -> &[i32] {
+        &self.out_bias
     }
 
     #[inline(always)]
-    fn column(&self, f: usize) -> &Half {
-        self.ft_weights[f * HIDDEN..(f + 1) * HIDDEN].try_into().expect("HIDDEN-wide column")
+    fn column<const H: usize>(&self, f: usize) -> &[i16; H] {
+        self.ft_weights[f * H..(f + 1) * H].try_into().expect("H-wide column")
     }
 
-    /// Both accumulators of `pos` computed from scratch (the reference for incremental updates).
-    pub fn refresh(&self, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator::ZERO;
+    /// Both accumulators of `pos` computed from scratch into `acc`.
+    fn refresh_into<const H: usize>(&self, pos: &Position, acc: &mut Acc<H>) {
+        let level = simd::detected();
         for color in Color::ALL {
             let half = &mut acc.halves[color as usize];
             half.copy_from_slice(&self.ft_bias);
             for sq in pos.occupied() {
                 let piece = pos.piece_on(sq).expect("occupied square");
-                simd::add(simd::detected(), half, self.column(feature(color, piece, sq)));
+                simd::add(level, half, self.column::<H>(feature(color, piece, sq)));
             }
         }
-        acc
     }
 
-    /// The value of `acc` for `side_to_move`, in centipawns from its point of view.
+    /// Both accumulators of `pos` computed from scratch (the reference for incremental updates).
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        with_hidden!(self.arch.hidden, H => {
+            let mut acc = Box::new(Acc::<H>::ZERO);
+            self.refresh_into(pos, &mut acc);
+            Accumulator::from_acc(&acc)
+        })
+    }
+
+    /// The output of `acc` for `side_to_move` through the output bucket of a board of `pieces`.
+    #[inline(always)]
+    fn output_h<const H: usize>(
+        &self,
+        level: simd::Level,
+        acc: &Acc<H>,
+        side_to_move: Color,
+        pieces: u32,
+    ) -> i32 {
+        let bucket = self.arch.output_buckets.bucket(pieces);
+        let (us, them) = (&acc.halves[side_to_move as usize], &acc.halves[side_to_move.flip() as usize]);
+        let weights = &self.out_weights[bucket * 2 * H..(bucket + 1) * 2 * H];
+        let (w_us, w_them) = weights.split_at(H);
+        let sum = simd::screlu_dot(level, us, w_us.try_into().expect("H")).wrapping_add(simd::screlu_dot(
+            level,
+            them,
+            w_them.try_into().expect("H"),
+        ));
+        let value = (sum / QA + self.out_bias[bucket]) as i64 * SCALE as i64 / (QA * QB) as i64;
+        value.clamp(-MAX_EVAL as i64, MAX_EVAL as i64) as i32
+    }
+
+    /// The value of `acc` (the accumulators of `pos`) for `pos`'s side to move, in centipawns from
+    /// its point of view.
     #[inline]
-    pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        self.output_with(simd::detected(), acc, side_to_move)
+    pub fn output(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        self.output_with(simd::detected(), acc, pos)
     }
 
     /// [`Network::output`] through a chosen kernel (tests compare them).
-    pub fn output_with(&self, level: simd::Level, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let (us, them) = (&acc.halves[side_to_move as usize], &acc.halves[side_to_move.flip() as usize]);
-        let (w_us, w_them) = self.out_weights.split_at(HIDDEN);
-        let sum = simd::screlu_dot(level, us, w_us.try_into().expect("HIDDEN"))
-            .wrapping_add(simd::screlu_dot(level, them, w_them.try_into().expect("HIDDEN")));
-        let value = (sum / QA + self.out_bias) as i64 * SCALE as i64 / (QA * QB) as i64;
-        value.clamp(-MAX_EVAL as i64, MAX_EVAL as i64) as i32
+    ///
+    /// # Panics
+    /// If `acc` is not as wide as this network (it comes from another network).
+    pub fn output_with(&self, level: simd::Level, acc: &Accumulator, pos: &Position) -> i32 {
+        assert_eq!(acc.hidden(), self.arch.hidden, "an accumulator of another network");
+        with_acc!(&acc.0, a, H => self.output_h::<H>(level, a, pos.side_to_move(), pos.occupied().len()))
     }
 
     /// The evaluation of `pos` in centipawns from the side to move's point of view, computed from
     /// scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(pos), pos.side_to_move())
+        with_hidden!(self.arch.hidden, H => {
+            let mut acc = Acc::<H>::ZERO;
+            self.refresh_into(pos, &mut acc);
+            self.output_h(simd::detected(), &acc, pos.side_to_move(), pos.occupied().len())
+        })
     }
 
     /// The file's checksum of these weights (FNV-1a over the payload bytes), shown by `Debug`.
@@ -265,13 +544,14 @@ impl Delta {
     }
 
     /// `dst = src` with this delta applied, for both perspectives.
-    fn apply(&self, net: &Network, level: simd::Level, src: &Accumulator, dst: &mut Accumulator) {
+    #[inline(always)]
+    fn apply<const H: usize>(&self, net: &Network, level: simd::Level, src: &Acc<H>, dst: &mut Acc<H>) {
         for color in Color::ALL {
             let c = color as usize;
             let cols = |list: &[Option<(Piece, Square)>; 2]| {
-                let mut out: simd::Columns = [None, None];
+                let mut out: simd::Columns<H> = [None, None];
                 for (o, e) in out.iter_mut().zip(list) {
-                    *o = e.map(|(p, s)| net.column(feature(color, p, s)));
+                    *o = e.map(|(p, s)| net.column::<H>(feature(color, p, s)));
                 }
                 out
             };
@@ -280,19 +560,88 @@ impl Delta {
     }
 }
 
+/// The accumulators of one width, one per entry of the stack (apart from the moves, so that pushing
+/// and popping never depend on the width).
+#[derive(Clone)]
+enum Lanes {
+    /// Before the first reset.
+    Empty,
+    H256(Vec<Acc<256>>),
+    H512(Vec<Acc<512>>),
+    H768(Vec<Acc<768>>),
+    H1024(Vec<Acc<1024>>),
+}
+
+/// Runs `$body` with `$v` the stack's accumulators of its width and `$h` that width.
+macro_rules! with_lanes {
+    ($lanes:expr, $v:ident, $h:ident => $body:expr) => {
+        match $lanes {
+            Lanes::Empty => panic!("AccumulatorStack used before reset"),
+            Lanes::H256($v) => {
+                const $h: usize = 256;
+                $body
+            }
+            Lanes::H512($v) => {
+                const $h: usize = 512;
+                $body
+            }
+            Lanes::H768($v) => {
+                const $h: usize = 768;
+                $body
+            }
+            Lanes::H1024($v) => {
+                const $h: usize = 1024;
+                $body
+            }
+        }
+    };
+}
+
+impl Lanes {
+    fn of(hidden: Hidden, n: usize) -> Lanes {
+        match hidden {
+            Hidden::H256 => Lanes::H256(vec![Acc::ZERO; n]),
+            Hidden::H512 => Lanes::H512(vec![Acc::ZERO; n]),
+            Hidden::H768 => Lanes::H768(vec![Acc::ZERO; n]),
+            Hidden::H1024 => Lanes::H1024(vec![Acc::ZERO; n]),
+        }
+    }
+
+    fn hidden(&self) -> Option<Hidden> {
+        match self {
+            Lanes::Empty => None,
+            Lanes::H256(_) => Some(Hidden::H256),
+            Lanes::H512(_) => Some(Hidden::H512),
+            Lanes::H768(_) => Some(Hidden::H768),
+            Lanes::H1024(_) => Some(Hidden::H1024),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Lanes::Empty => 0,
+            Lanes::H256(v) => v.len(),
+            Lanes::H512(v) => v.len(),
+            Lanes::H768(v) => v.len(),
+            Lanes::H1024(v) => v.len(),
+        }
+    }
+}
+
 /// The accumulators along the line the search is on: one entry per move made since [`reset`], each
-/// brought up to date from its parent only when the node is evaluated.
+/// brought up to date from its parent only when the node is evaluated. Its accumulators take the
+/// width of the network it was last reset with.
 ///
 /// [`reset`]: AccumulatorStack::reset
 #[derive(Clone)]
 pub struct AccumulatorStack {
-    entries: Vec<Entry>,
+    moves: Vec<Entry>,
+    lanes: Lanes,
     len: usize,
 }
 
 #[derive(Clone, Copy)]
 struct Entry {
-    acc: Accumulator,
     delta: Delta,
     computed: bool,
 }
@@ -306,17 +655,35 @@ impl Default for AccumulatorStack {
     }
 }
 
+/// Brings `accs[top]` up to date from the nearest computed entry below it.
+#[inline(always)]
+fn update_to<const H: usize>(net: &Network, moves: &mut [Entry], accs: &mut [Acc<H>], top: usize) {
+    let level = simd::detected();
+    let mut first = top;
+    while !moves[first].computed {
+        first -= 1;
+    }
+    for i in first + 1..=top {
+        let (done, rest) = accs.split_at_mut(i);
+        moves[i].delta.apply(net, level, &done[i - 1], &mut rest[0]);
+        moves[i].computed = true;
+    }
+}
+
 impl AccumulatorStack {
     /// An empty stack; [`AccumulatorStack::reset`] it to a position before use.
     pub fn new() -> AccumulatorStack {
-        let blank = Entry { acc: Accumulator::ZERO, delta: Delta::default(), computed: false };
-        AccumulatorStack { entries: vec![blank; INITIAL_ENTRIES], len: 0 }
+        let blank = Entry { delta: Delta::default(), computed: false };
+        AccumulatorStack { moves: vec![blank; INITIAL_ENTRIES], lanes: Lanes::Empty, len: 0 }
     }
 
-    /// Starts over at `pos` (a full refresh).
+    /// Starts over at `pos` (a full refresh), with accumulators as wide as `net`'s.
     pub fn reset(&mut self, net: &Network, pos: &Position) {
-        self.entries[0].acc = net.refresh(pos);
-        self.entries[0].computed = true;
+        if self.lanes.hidden() != Some(net.arch.hidden) {
+            self.lanes = Lanes::of(net.arch.hidden, self.moves.len());
+        }
+        with_lanes!(&mut self.lanes, v, H => net.refresh_into::<H>(pos, &mut v[0]));
+        self.moves[0].computed = true;
         self.len = 1;
     }
 
@@ -339,14 +706,21 @@ impl AccumulatorStack {
 
     fn push_delta(&mut self, delta: Delta) {
         debug_assert!(self.len > 0, "AccumulatorStack used before reset");
-        if self.len == self.entries.len() {
-            let last = self.entries[self.len - 1];
-            self.entries.push(last);
+        if self.len == self.moves.len() {
+            self.grow();
         }
-        let e = &mut self.entries[self.len];
+        let e = &mut self.moves[self.len];
         e.delta = delta;
         e.computed = false;
         self.len += 1;
+    }
+
+    /// One more entry (a line deeper than [`INITIAL_ENTRIES`]).
+    #[cold]
+    fn grow(&mut self) {
+        self.moves.push(Entry { delta: Delta::default(), computed: false });
+        with_lanes!(&mut self.lanes, v, _H => v.push(v[v.len() - 1]));
+        debug_assert_eq!(self.lanes.len(), self.moves.len());
     }
 
     /// Takes back the last [`push`](AccumulatorStack::push) or [`push_null`](AccumulatorStack::push_null).
@@ -356,28 +730,32 @@ impl AccumulatorStack {
         self.len -= 1;
     }
 
-    /// The accumulator of the current position, brought up to date.
-    pub fn current(&mut self, net: &Network) -> &Accumulator {
-        let level = simd::detected();
+    /// A copy of the current position's accumulators, brought up to date (tests compare it with
+    /// [`Network::refresh`]).
+    ///
+    /// # Panics
+    /// If the stack was last reset with a network of another width than `net`'s, or never.
+    pub fn current(&mut self, net: &Network) -> Accumulator {
+        assert_eq!(self.lanes.hidden(), Some(net.arch.hidden), "a stack reset with another network");
         let top = self.len - 1;
-        let mut first = top;
-        while !self.entries[first].computed {
-            first -= 1;
-        }
-        for i in first + 1..=top {
-            let (done, rest) = self.entries.split_at_mut(i);
-            let e = &mut rest[0];
-            e.delta.apply(net, level, &done[i - 1].acc, &mut e.acc);
-            e.computed = true;
-        }
-        &self.entries[top].acc
+        with_lanes!(&mut self.lanes, v, H => {
+            update_to::<H>(net, &mut self.moves, v, top);
+            Accumulator::from_acc(&v[top])
+        })
     }
 
     /// The evaluation of `pos` (the position the pushes led to), in centipawns for the side to move.
+    ///
+    /// # Panics
+    /// If the stack was last reset with a network of another width than `net`'s, or never.
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
-        let stm = pos.side_to_move();
-        let acc = self.current(net);
-        net.output(acc, stm)
+        assert_eq!(self.lanes.hidden(), Some(net.arch.hidden), "a stack reset with another network");
+        let top = self.len - 1;
+        let (stm, pieces) = (pos.side_to_move(), pos.occupied().len());
+        with_lanes!(&mut self.lanes, v, H => {
+            update_to::<H>(net, &mut self.moves, v, top);
+            net.output_h::<H>(simd::detected(), &v[top], stm, pieces)
+        })
     }
 }

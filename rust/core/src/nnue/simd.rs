@@ -3,11 +3,14 @@
 //! versions chosen at run time. Every version computes exactly the same integers (16-bit wrap-around
 //! for accumulators, a 16-bit product then a 32-bit multiply-add for the output), and the tests check
 //! them against each other on thousands of positions.
+//!
+//! Each kernel is generic over the accumulator's width `H` (one of [`super::Hidden`]'s, all multiples
+//! of 32 lanes), so every width gets its own unrolled code.
 
-use super::{Half, HIDDEN, QA};
+use super::QA;
 
 /// The columns a move adds (or removes): at most two, absent ones `None`.
-pub type Columns<'a> = [Option<&'a Half>; 2];
+pub type Columns<'a, const H: usize> = [Option<&'a [i16; H]>; 2];
 
 /// An instruction-set level for the kernels, from the most portable to the widest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -73,15 +76,20 @@ fn detect() -> Level {
 
 /// `acc += column` (lane-wise, wrapping).
 #[inline]
-pub fn add(level: Level, acc: &mut Half, column: &Half) {
-    let mut src = [0i16; HIDDEN];
-    src.copy_from_slice(acc);
+pub fn add<const H: usize>(level: Level, acc: &mut [i16; H], column: &[i16; H]) {
+    let src = *acc;
     update(level, &src, acc, [Some(column), None], [None, None]);
 }
 
 /// `dst = src + added − removed` (lane-wise, wrapping), the absent columns skipped.
 #[inline]
-pub fn update(level: Level, src: &Half, dst: &mut Half, added: Columns, removed: Columns) {
+pub fn update<const H: usize>(
+    level: Level,
+    src: &[i16; H],
+    dst: &mut [i16; H],
+    added: Columns<H>,
+    removed: Columns<H>,
+) {
     #[cfg(target_arch = "x86_64")]
     {
         if level >= Level::Avx512 && detected() >= Level::Avx512 {
@@ -104,7 +112,7 @@ pub fn update(level: Level, src: &Half, dst: &mut Half, added: Columns, removed:
 /// `Σ clamp(acc[i], 0, QA) · w[i] · clamp(acc[i], 0, QA)`, the product of the first two in 16 bits
 /// (wrapping), the sum in 32 bits (wrapping).
 #[inline]
-pub fn screlu_dot(level: Level, acc: &Half, weights: &Half) -> i32 {
+pub fn screlu_dot<const H: usize>(level: Level, acc: &[i16; H], weights: &[i16; H]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     {
         if level >= Level::Avx512 && detected() >= Level::Avx512 {
@@ -121,7 +129,7 @@ pub fn screlu_dot(level: Level, acc: &Half, weights: &Half) -> i32 {
     screlu_dot_scalar(acc, weights)
 }
 
-fn update_scalar(src: &Half, dst: &mut Half, added: Columns, removed: Columns) {
+fn update_scalar<const H: usize>(src: &[i16; H], dst: &mut [i16; H], added: Columns<H>, removed: Columns<H>) {
     dst.copy_from_slice(src);
     for col in added.into_iter().flatten() {
         for (d, w) in dst.iter_mut().zip(col) {
@@ -135,7 +143,7 @@ fn update_scalar(src: &Half, dst: &mut Half, added: Columns, removed: Columns) {
     }
 }
 
-fn screlu_dot_scalar(acc: &Half, weights: &Half) -> i32 {
+fn screlu_dot_scalar<const H: usize>(acc: &[i16; H], weights: &[i16; H]) -> i32 {
     let mut sum = 0i32;
     for (&a, &w) in acc.iter().zip(weights) {
         let c = a.clamp(0, QA as i16);
@@ -149,34 +157,36 @@ fn screlu_dot_scalar(acc: &Half, weights: &Half) -> i32 {
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{
-        super::{Half, HIDDEN, QA},
-        Columns,
-    };
+    use super::{super::QA, Columns};
 
     const LANES_256: usize = 16;
     const LANES_512: usize = 32;
-    const _: () = assert!(HIDDEN.is_multiple_of(LANES_512));
 
-    /// The present columns of a move, as raw pointers (at most four loads per chunk).
+    /// The present columns of a move (at most four loads per chunk); `none` stands in for absent
+    /// ones, which the count leaves unread.
     #[inline(always)]
-    fn present(cols: Columns<'_>) -> ([&Half; 2], usize) {
+    fn present<'a, const H: usize>(cols: Columns<'a, H>, none: &'a [i16; H]) -> ([&'a [i16; H]; 2], usize) {
         match cols {
             [Some(a), Some(b)] => ([a, b], 2),
             [Some(a), None] | [None, Some(a)] => ([a, a], 1),
-            [None, None] => ([&ZERO_HALF, &ZERO_HALF], 0),
+            [None, None] => ([none, none], 0),
         }
     }
-    static ZERO_HALF: Half = [0; HIDDEN];
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn update_avx2(src: &Half, dst: &mut Half, added: Columns, removed: Columns) {
-        let (add, n_add) = present(added);
-        let (sub, n_sub) = present(removed);
-        for i in (0..HIDDEN).step_by(LANES_256) {
-            // SAFETY: `i + 16 <= HIDDEN`, so every 32-byte load and store stays inside its array.
+    pub(super) fn update_avx2<const H: usize>(
+        src: &[i16; H],
+        dst: &mut [i16; H],
+        added: Columns<H>,
+        removed: Columns<H>,
+    ) {
+        const { assert!(H.is_multiple_of(LANES_256)) };
+        let (add, n_add) = present(added, src);
+        let (sub, n_sub) = present(removed, src);
+        for i in (0..H).step_by(LANES_256) {
+            // SAFETY: `i + 16 <= H`, so every 32-byte load and store stays inside its array.
             unsafe {
-                let at = |h: &Half| _mm256_loadu_si256(h.as_ptr().add(i).cast());
+                let at = |h: &[i16; H]| _mm256_loadu_si256(h.as_ptr().add(i).cast());
                 let mut v = at(src);
                 for col in &add[..n_add] {
                     v = _mm256_add_epi16(v, at(col));
@@ -190,13 +200,19 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn update_avx512(src: &Half, dst: &mut Half, added: Columns, removed: Columns) {
-        let (add, n_add) = present(added);
-        let (sub, n_sub) = present(removed);
-        for i in (0..HIDDEN).step_by(LANES_512) {
-            // SAFETY: `i + 32 <= HIDDEN`, so every 64-byte load and store stays inside its array.
+    pub(super) fn update_avx512<const H: usize>(
+        src: &[i16; H],
+        dst: &mut [i16; H],
+        added: Columns<H>,
+        removed: Columns<H>,
+    ) {
+        const { assert!(H.is_multiple_of(LANES_512)) };
+        let (add, n_add) = present(added, src);
+        let (sub, n_sub) = present(removed, src);
+        for i in (0..H).step_by(LANES_512) {
+            // SAFETY: `i + 32 <= H`, so every 64-byte load and store stays inside its array.
             unsafe {
-                let at = |h: &Half| _mm512_loadu_epi16(h.as_ptr().add(i));
+                let at = |h: &[i16; H]| _mm512_loadu_epi16(h.as_ptr().add(i));
                 let mut v = at(src);
                 for col in &add[..n_add] {
                     v = _mm512_add_epi16(v, at(col));
@@ -210,12 +226,13 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn screlu_dot_avx2(acc: &Half, weights: &Half) -> i32 {
+    pub(super) fn screlu_dot_avx2<const H: usize>(acc: &[i16; H], weights: &[i16; H]) -> i32 {
+        const { assert!(H.is_multiple_of(LANES_256)) };
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = _mm256_setzero_si256();
-        for i in (0..HIDDEN).step_by(LANES_256) {
-            // SAFETY: `i + 16 <= HIDDEN`, so both 32-byte loads stay inside their arrays.
+        for i in (0..H).step_by(LANES_256) {
+            // SAFETY: `i + 16 <= H`, so both 32-byte loads stay inside their arrays.
             let (a, w) = unsafe {
                 (
                     _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
@@ -232,12 +249,13 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn screlu_dot_avx512(acc: &Half, weights: &Half) -> i32 {
+    pub(super) fn screlu_dot_avx512<const H: usize>(acc: &[i16; H], weights: &[i16; H]) -> i32 {
+        const { assert!(H.is_multiple_of(LANES_512)) };
         let zero = _mm512_setzero_si512();
         let qa = _mm512_set1_epi16(QA as i16);
         let mut sum = _mm512_setzero_si512();
-        for i in (0..HIDDEN).step_by(LANES_512) {
-            // SAFETY: `i + 32 <= HIDDEN`, so both 64-byte loads stay inside their arrays.
+        for i in (0..H).step_by(LANES_512) {
+            // SAFETY: `i + 32 <= H`, so both 64-byte loads stay inside their arrays.
             let (a, w) = unsafe {
                 (_mm512_loadu_epi16(acc.as_ptr().add(i)), _mm512_loadu_epi16(weights.as_ptr().add(i)))
             };
@@ -252,49 +270,60 @@ mod x86 {
 mod tests {
     use super::*;
 
-    fn half(seed: u64, range: i64) -> Half {
+    fn half<const H: usize>(seed: u64, range: i64) -> [i16; H] {
         let mut rng = crate::hash::SplitMix64::new(seed);
-        let mut h = [0i16; HIDDEN];
+        let mut h = [0i16; H];
         for v in h.iter_mut() {
             *v = ((rng.next_u64() % (2 * range as u64 + 1)) as i64 - range) as i16;
         }
         h
     }
 
-    #[test]
-    fn every_level_computes_the_scalar_integers() {
-        for seed in 0..200 {
+    fn check_width<const H: usize>(seeds: u64) {
+        for seed in 0..seeds {
             // Ranges that reach the clamps and, for the accumulators, 16-bit wrap-around.
             let (src, a, b, c, d) = (
-                half(seed, 32767),
-                half(seed + 1, 32767),
-                half(seed + 2, 500),
-                half(seed + 3, 500),
-                half(seed + 4, 500),
+                half::<H>(seed, 32767),
+                half::<H>(seed + 1, 32767),
+                half::<H>(seed + 2, 500),
+                half::<H>(seed + 3, 500),
+                half::<H>(seed + 4, 500),
             );
-            let w = half(seed + 5, 127);
-            let cases: [(Columns, Columns); 4] = [
+            let w = half::<H>(seed + 5, 127);
+            let cases: [(Columns<H>, Columns<H>); 4] = [
                 ([Some(&a), Some(&b)], [Some(&c), Some(&d)]),
                 ([Some(&a), None], [Some(&c), None]),
                 ([None, Some(&b)], [None, None]),
                 ([None, None], [Some(&c), Some(&d)]),
             ];
             for (added, removed) in cases {
-                let mut want = [0; HIDDEN];
+                let mut want = [0; H];
                 update_scalar(&src, &mut want, added, removed);
                 for level in Level::ALL.into_iter().filter(|l| l.is_supported()) {
-                    let mut got = [0; HIDDEN];
+                    let mut got = [0; H];
                     update(level, &src, &mut got, added, removed);
-                    assert_eq!(got, want, "{level:?} update, seed {seed}");
+                    assert_eq!(got, want, "{level:?} update, width {H}, seed {seed}");
                 }
             }
             // Also weights beyond the file's limit: the 16-bit product wraps the same way everywhere.
-            for weights in [w, half(seed + 6, 32767)] {
+            for weights in [w, half::<H>(seed + 6, 32767)] {
                 let want = screlu_dot_scalar(&src, &weights);
                 for level in Level::ALL.into_iter().filter(|l| l.is_supported()) {
-                    assert_eq!(screlu_dot(level, &src, &weights), want, "{level:?} dot, seed {seed}");
+                    assert_eq!(
+                        screlu_dot(level, &src, &weights),
+                        want,
+                        "{level:?} dot, width {H}, seed {seed}"
+                    );
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_level_computes_the_scalar_integers_at_every_width() {
+        check_width::<256>(200);
+        check_width::<512>(50);
+        check_width::<768>(50);
+        check_width::<1024>(50);
     }
 }
