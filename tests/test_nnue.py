@@ -131,9 +131,52 @@ def test_the_uci_option_evalfile(trained: camelpy.nnue.TrainResult, tmp_path: Pa
     assert uci._engine.eval_hash not in (None, trained.net_hash)
 
 
+def test_a_wider_network_with_material_buckets_trains_loads_and_searches(tmp_path: Path) -> None:
+    data = tmp_path / "games.bin"
+    camelpy.data.generate(data, games=4, nodes=300, seed=6, workers=1)
+    result = camelpy.nnue.train(
+        [data], tmp_path / "wide", epochs=2, batch_size=128, threads=1, hidden=512, output_buckets=8
+    )
+    assert (result.hidden, result.output_buckets) == (512, 8)
+    assert "hidden=512, output_buckets=8" in repr(result)
+    hidden, buckets = 512, 8
+    size = 48 + 2 * (768 * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+    assert Path(result.net_path).stat().st_size == size
+    info = camelpy.nnue.network_info(result.net_path)
+    assert info == camelpy.nnue.NetworkInfo(hidden=512, output_buckets=8, hash=result.net_hash)
+    assert info.shape == "768→512×2→1×8 material buckets"
+    assert eval(repr(info), {"NetworkInfo": camelpy.nnue.NetworkInfo}) == info
+    engine = camelpy.Engine(eval_file=result.net_path)
+    assert engine._native.eval_hash == result.net_hash
+    assert engine.search(chess.Board(), depth=4).best_move is not None
+    # Its checkpoint resumes only as the same shape.
+    with pytest.raises(ValueError, match="512 hidden neurons and 8 output bucket"):
+        camelpy.nnue.train([data], tmp_path / "wide", epochs=2, batch_size=128, threads=1, resume=True)
+    # The built-in network's shape, and a file that is no network.
+    built_in = camelpy.Engine()._native.eval_hash
+    assert camelpy.nnue.network_info() == camelpy.nnue.NetworkInfo(256, 1, built_in or 0)
+    (tmp_path / "junk.nnue").write_bytes(b"junk")
+    with pytest.raises(NetworkFileError, match="junk.nnue"):
+        camelpy.nnue.network_info(tmp_path / "junk.nnue")
+    # A damaged header of the new version: a width outside the set is quoted.
+    good = Path(result.net_path).read_bytes()
+    (tmp_path / "odd.nnue").write_bytes(good[:16] + (300).to_bytes(4, "little") + good[20:])
+    with pytest.raises(NetworkFileError, match="hidden neurons is 300, this build reads 256, 512, 768, 1024"):
+        camelpy.nnue.network_info(tmp_path / "odd.nnue")
+    # The command's flags.
+    out = tmp_path / "cli"
+    args = ["train", str(data), "--out", str(out), "--epochs", "1", "--threads", "1", "--quiet"]
+    assert main([*args, "--hidden", "768", "--output-buckets", "8"]) == 0
+    assert camelpy.nnue.network_info(out / "net.nnue").hidden == 768
+    assert "768 hidden neurons per side, 8 output bucket(s)" in (out / "provenance.md").read_text()
+    assert main([*args, "--hidden", "300"]) == 2
+
+
 def test_train_arguments_are_checked(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:
     data = tmp_path / "none.bin"
     for kwargs, error, why in [
+        ({"hidden": 300}, ValueError, "hidden must be one of 256, 512, 768, 1024, not 300"),
+        ({"output_buckets": 4}, ValueError, "output_buckets must be 1 or 8, not 4"),
         ({"epochs": 0}, ValueError, "epochs"),
         ({"lr": 0.0}, ValueError, "lr"),
         ({"wdl": 1.5}, ValueError, "wdl"),

@@ -2,7 +2,10 @@
 
 The network (768 inputs per side → 256 hidden neurons ×2 → 1, squared clipped ReLU, integer
 inference with SIMD in the core) is trained by the core's own trainer, on all cores, from data files
-that ``camelpy datagen`` writes. :func:`train` writes ``net.nnue`` into its output folder; an
+that ``camelpy datagen`` writes. Its shape is a property of the file: *hidden* 256, 512, 768 or 1,024
+neurons (:data:`HIDDEN_SIZES`) and 1 or 8 *output_buckets* (:data:`OUTPUT_BUCKETS`: with 8, the output
+neuron is chosen by the number of pieces on the board, ``(pieces - 2) // 4``); :func:`network_info`
+reports a file's. :func:`train` writes ``net.nnue`` into its output folder; an
 :class:`camelpy.Engine` evaluates with it through ``eval_file``, and the UCI engine through the
 ``EvalFile`` option.
 
@@ -46,17 +49,25 @@ __all__ = [
     "DEFAULT_WDL",
     "EMBEDDED",
     "HIDDEN",
+    "HIDDEN_SIZES",
+    "OUTPUT_BUCKETS",
     "SCALE",
     "NET_FILE_NAME",
     "EpochLoss",
+    "NetworkInfo",
     "TrainResult",
     "evaluation_loss",
+    "network_info",
     "plot_losses",
     "train",
 ]
 
 HIDDEN: int = _core.NET_HIDDEN
-"""Hidden neurons per side in this build's network."""
+"""Hidden neurons per side of the built-in network, and :func:`train`'s default."""
+HIDDEN_SIZES: tuple[int, ...] = tuple(_core.NET_HIDDEN_SIZES)
+"""The hidden widths a network file may have (a closed set: the core compiles its kernels for each)."""
+OUTPUT_BUCKETS: tuple[int, ...] = (1, _core.NET_MATERIAL_BUCKETS)
+"""The output buckets a network may have: one output, or one per material band of 4 pieces."""
 EMBEDDED: str = _core.NET_EMBEDDED
 """The name of the network built into camelpy: ``Engine(eval_file=camelpy.nnue.EMBEDDED)`` (or the UCI
 option ``EvalFile`` with this name) evaluates with it, unless a file of that name is in the working
@@ -104,10 +115,13 @@ class EpochLoss:
 @dataclasses.dataclass(frozen=True)
 class TrainResult:
     """What :func:`train` did: every finished epoch's losses (a resumed run's earlier ones included),
-    whether Ctrl-C stopped it early, the written network's checksum and path, and the positions used.
+    whether Ctrl-C stopped it early, the written network's checksum, path and shape, and the positions
+    used.
 
     >>> TrainResult((), stopped=True, net_hash=0, net_path="n.nnue", train_positions=0, valid_positions=0)
-    TrainResult(epochs=(), stopped=True, net_hash=0, net_path='n.nnue', train_positions=0, valid_positions=0)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    TrainResult(epochs=(), stopped=True, net_hash=0, net_path='n.nnue', train_positions=0, valid_positions=0,
+                hidden=256, output_buckets=1)
     """
 
     epochs: tuple[EpochLoss, ...]
@@ -116,6 +130,50 @@ class TrainResult:
     net_path: str
     train_positions: int
     valid_positions: int
+    hidden: int = HIDDEN
+    """Hidden neurons per side of the trained network."""
+    output_buckets: int = 1
+    """Its output buckets (1 or 8)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkInfo:
+    """A network file's shape and checksum (:func:`network_info`).
+
+    >>> info = NetworkInfo(hidden=512, output_buckets=8, hash=0x1234)
+    >>> info
+    NetworkInfo(hidden=512, output_buckets=8, hash=4660)
+    >>> info.shape
+    '768→512×2→1×8 material buckets'
+    """
+
+    hidden: int
+    """Hidden neurons per side."""
+    output_buckets: int
+    """Output neurons: 1, or 8 chosen by the number of pieces on the board."""
+    hash: int
+    """The checksum of its weights, as the file's header stores it."""
+
+    @property
+    def shape(self) -> str:
+        """The layers in words, as the core names them: ``768→256×2→1``."""
+        buckets = "" if self.output_buckets == 1 else f"×{self.output_buckets} material buckets"
+        return f"768→{self.hidden}×2→1{buckets}"
+
+
+def network_info(eval_file: str | os.PathLike[str] = EMBEDDED) -> NetworkInfo:
+    """The shape and checksum of the network in *eval_file* (default: the built-in network by its name).
+
+    >>> import camelpy.nnue
+    >>> info = camelpy.nnue.network_info()
+    >>> info.hidden, info.output_buckets, info.shape
+    (256, 1, '768→256×2→1')
+
+    :raises: :exc:`camelpy.errors.NetworkFileError` for a file that is not a usable network (its message
+        says what is wrong), :exc:`OSError` for one that cannot be read.
+    """
+    hidden, buckets, checksum, _ = _core.network_info(os.fspath(eval_file))
+    return NetworkInfo(hidden=hidden, output_buckets=buckets, hash=checksum)
 
 
 ProgressCallback = Callable[[str, tuple[Any, ...]], object]
@@ -142,10 +200,14 @@ def train(
     resume: bool = False,
     progress: ProgressCallback | None = None,
     mirror: bool = DEFAULT_MIRROR,
+    hidden: int = HIDDEN,
+    output_buckets: int = 1,
 ) -> TrainResult:
     """Trains a network on the data files *data* (``camelpy datagen`` output), writing ``checkpoint.bin``
     and ``net.nnue`` into *out_dir* after every epoch and when stopped.
 
+    The network has *hidden* neurons per side (one of :data:`HIDDEN_SIZES`) and *output_buckets*
+    outputs (one of :data:`OUTPUT_BUCKETS`); the defaults are the built-in network's shape.
     Each position's target is *wdl* parts the game's result and the rest the search score (as a win
     expectation, ``sigmoid(score / 400)``); the loss is the squared error. Positions in check and whose
     best move is a capture or promotion are skipped by default; *valid_share* of the games are held out.
@@ -171,6 +233,12 @@ def train(
     wdl = real_arg(wdl, "wdl", minimum=0.0, maximum=1.0)
     valid_share = real_arg(valid_share, "valid_share", minimum=0.0, below=1.0)
     workers = opt_int_arg(threads, "threads", 1)
+    int_arg(hidden, "hidden", 1)
+    int_arg(output_buckets, "output_buckets", 1)
+    if hidden not in HIDDEN_SIZES:
+        raise ValueError(f"hidden must be one of {', '.join(map(str, HIDDEN_SIZES))}, not {hidden}")
+    if output_buckets not in OUTPUT_BUCKETS:
+        raise ValueError(f"output_buckets must be 1 or {OUTPUT_BUCKETS[-1]}, not {output_buckets}")
     epoch_rows, stopped, net_hash, train_n, valid_n = _core.train(
         paths,
         os.fspath(out_dir),
@@ -189,6 +257,8 @@ def train(
         resume=bool(resume),
         progress=progress,
         mirror=bool(mirror),
+        hidden=hidden,
+        output_buckets=output_buckets,
     )
     return TrainResult(
         epochs=tuple(EpochLoss(e, t, None if math.isnan(v) else v, lr_, s) for e, t, v, lr_, s in epoch_rows),
@@ -197,6 +267,8 @@ def train(
         net_path=str(Path(out_dir) / NET_FILE_NAME),
         train_positions=train_n,
         valid_positions=valid_n,
+        hidden=hidden,
+        output_buckets=output_buckets,
     )
 
 
@@ -267,7 +339,7 @@ def plot_losses(result: TrainResult, path: str | os.PathLike[str]) -> None:
         axes.plot(epochs, valid, label="validation")
     axes.set_xlabel("epoch")
     axes.set_ylabel("mean squared error")
-    axes.set_title(f"camelpy network ({HIDDEN} hidden), {result.train_positions:,} positions")
+    axes.set_title(f"camelpy network ({result.hidden} hidden), {result.train_positions:,} positions")
     axes.legend()
     figure.tight_layout()
     figure.savefig(os.fspath(path), dpi=100)

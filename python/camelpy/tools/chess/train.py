@@ -74,6 +74,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_false",
         help="never show positions mirrored left to right (default: half of the time)",
     )
+    p.add_argument(
+        "--hidden",
+        type=int,
+        default=nnue.HIDDEN,
+        choices=nnue.HIDDEN_SIZES,
+        help=f"hidden neurons per side (default {nnue.HIDDEN}, the built-in network's)",
+    )
+    p.add_argument(
+        "--output-buckets",
+        type=int,
+        default=1,
+        choices=nnue.OUTPUT_BUCKETS,
+        help="output neurons: 1, or 8 chosen by the number of pieces on the board",
+    )
     p.add_argument("--resume", action="store_true", help="continue the run whose checkpoint is in --out")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
@@ -98,8 +112,8 @@ def provenance(result: nnue.TrainResult, argv: list[str], files: list[str]) -> s
     lines = [
         "# Network provenance",
         "",
-        f"- network: `{Path(result.net_path).name}`, {nnue.HIDDEN} hidden neurons per side, "
-        f"checksum `{result.net_hash:#018x}`",
+        f"- network: `{Path(result.net_path).name}`, {result.hidden} hidden neurons per side, "
+        f"{result.output_buckets} output bucket(s), checksum `{result.net_hash:#018x}`",
         f"- trained by: `camelpy {' '.join(argv)}`",
         f"- camelpy commit: `{_commit()}`",
         f"- positions: {result.train_positions:,} for training, {result.valid_positions:,} held out",
@@ -172,6 +186,8 @@ def main(args: argparse.Namespace) -> int:
         resume=args.resume,
         progress=progress,
         mirror=args.mirror,
+        hidden=args.hidden,
+        output_buckets=args.output_buckets,
     )
     rows = [dataclasses.asdict(e) for e in result.epochs]
     (out / "losses.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
