@@ -138,7 +138,7 @@ def test_a_wider_network_with_material_buckets_trains_loads_and_searches(tmp_pat
         [data], tmp_path / "wide", epochs=2, batch_size=128, threads=1, hidden=512, output_buckets=8
     )
     assert (result.hidden, result.output_buckets) == (512, 8)
-    assert "hidden=512, output_buckets=8" in repr(result)
+    assert "hidden=512, output_buckets=8, input_buckets=1" in repr(result)
     hidden, buckets = 512, 8
     size = 48 + 2 * (768 * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
     assert Path(result.net_path).stat().st_size == size
@@ -150,7 +150,7 @@ def test_a_wider_network_with_material_buckets_trains_loads_and_searches(tmp_pat
     assert engine._native.eval_hash == result.net_hash
     assert engine.search(chess.Board(), depth=4).best_move is not None
     # Its checkpoint resumes only as the same shape.
-    with pytest.raises(ValueError, match="512 hidden neurons and 8 output bucket"):
+    with pytest.raises(ValueError, match="512 hidden neurons, 8 output bucket"):
         camelpy.nnue.train([data], tmp_path / "wide", epochs=2, batch_size=128, threads=1, resume=True)
     # The built-in network's shape, and a file that is no network.
     built_in = camelpy.Engine()._native.eval_hash
@@ -169,6 +169,12 @@ def test_a_wider_network_with_material_buckets_trains_loads_and_searches(tmp_pat
     assert main([*args, "--hidden", "768", "--output-buckets", "8"]) == 0
     assert camelpy.nnue.network_info(out / "net.nnue").hidden == 768
     assert "768 hidden neurons per side, 8 output bucket(s)" in (out / "provenance.md").read_text()
+    kings = tmp_path / "kings"
+    assert main([*args[:3], str(kings), *args[4:], "--input-buckets", "4"]) == 0
+    info = camelpy.nnue.network_info(kings / "net.nnue")
+    assert (info.hidden, info.output_buckets, info.input_buckets) == (256, 1, 4)
+    assert info.shape == "768×4 king buckets→256×2→1"
+    assert camelpy.Engine(eval_file=kings / "net.nnue").search(chess.Board(), depth=5).best_move is not None
     assert main([*args, "--hidden", "300"]) == 2
 
 
@@ -177,6 +183,7 @@ def test_train_arguments_are_checked(trained: camelpy.nnue.TrainResult, tmp_path
     for kwargs, error, why in [
         ({"hidden": 300}, ValueError, "hidden must be one of 256, 512, 768, 1024, not 300"),
         ({"output_buckets": 4}, ValueError, "output_buckets must be 1 or 8, not 4"),
+        ({"input_buckets": 8}, ValueError, "input_buckets must be 1 or 4, not 8"),
         ({"epochs": 0}, ValueError, "epochs"),
         ({"lr": 0.0}, ValueError, "lr"),
         ({"wdl": 1.5}, ValueError, "wdl"),

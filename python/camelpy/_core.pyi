@@ -390,10 +390,11 @@ class DataWriter:
 NET_HIDDEN: int
 NET_HIDDEN_SIZES: list[int]
 NET_MATERIAL_BUCKETS: int
+NET_KING_BUCKETS: int
 NET_SCALE: int
 NET_EMBEDDED: str
 
-def network_info(path: str) -> tuple[int, int, int, str]: ...
+def network_info(path: str) -> tuple[int, int, int, int, str]: ...
 def train(
     paths: list[str],
     out_dir: str,
@@ -415,6 +416,7 @@ def train(
     mirror: bool = True,
     hidden: int = 256,
     output_buckets: int = 1,
+    input_buckets: int = 1,
 ) -> tuple[list[tuple[int, float, float, float, float]], bool, int, int, int]: ...
 def evaluation_loss(
     path: str | os.PathLike[str],

@@ -3,11 +3,12 @@
 The network (768 inputs per side → 256 hidden neurons ×2 → 1, squared clipped ReLU, integer
 inference with SIMD in the core) is trained by the core's own trainer, on all cores, from data files
 that ``camelpy datagen`` writes. Its shape is a property of the file: *hidden* 256, 512, 768 or 1,024
-neurons (:data:`HIDDEN_SIZES`) and 1 or 8 *output_buckets* (:data:`OUTPUT_BUCKETS`: with 8, the output
-neuron is chosen by the number of pieces on the board, ``(pieces - 2) // 4``); :func:`network_info`
-reports a file's. :func:`train` writes ``net.nnue`` into its output folder; an
-:class:`camelpy.Engine` evaluates with it through ``eval_file``, and the UCI engine through the
-``EvalFile`` option.
+neurons (:data:`HIDDEN_SIZES`), 1 or 8 *output_buckets* (:data:`OUTPUT_BUCKETS`: with 8, the output
+neuron is chosen by the number of pieces on the board, ``(pieces - 2) // 4``) and 1 or 4
+*input_buckets* (:data:`INPUT_BUCKETS`: with 4, each side's inputs are chosen by its king's region, the
+board mirrored left to right when that king is on files e-h); :func:`network_info` reports a file's.
+:func:`train` writes ``net.nnue`` into its output folder; an :class:`camelpy.Engine` evaluates with it
+through ``eval_file``, and the UCI engine through the ``EvalFile`` option.
 
 >>> import os, tempfile, camelpy, camelpy.data, camelpy.nnue
 >>> folder = tempfile.mkdtemp()
@@ -50,6 +51,7 @@ __all__ = [
     "EMBEDDED",
     "HIDDEN",
     "HIDDEN_SIZES",
+    "INPUT_BUCKETS",
     "OUTPUT_BUCKETS",
     "SCALE",
     "NET_FILE_NAME",
@@ -68,6 +70,9 @@ HIDDEN_SIZES: tuple[int, ...] = tuple(_core.NET_HIDDEN_SIZES)
 """The hidden widths a network file may have (a closed set: the core compiles its kernels for each)."""
 OUTPUT_BUCKETS: tuple[int, ...] = (1, _core.NET_MATERIAL_BUCKETS)
 """The output buckets a network may have: one output, or one per material band of 4 pieces."""
+INPUT_BUCKETS: tuple[int, ...] = (1, _core.NET_KING_BUCKETS)
+"""The input buckets a network may have: one set of 768 inputs, or one per region of the side's own king
+(first rank a-b or c-d, second rank, the rest; mirrored so the king is on files a-d)."""
 EMBEDDED: str = _core.NET_EMBEDDED
 """The name of the network built into camelpy: ``Engine(eval_file=camelpy.nnue.EMBEDDED)`` (or the UCI
 option ``EvalFile`` with this name) evaluates with it, unless a file of that name is in the working
@@ -121,7 +126,7 @@ class TrainResult:
     >>> TrainResult((), stopped=True, net_hash=0, net_path="n.nnue", train_positions=0, valid_positions=0)
     ... # doctest: +NORMALIZE_WHITESPACE
     TrainResult(epochs=(), stopped=True, net_hash=0, net_path='n.nnue', train_positions=0, valid_positions=0,
-                hidden=256, output_buckets=1)
+                hidden=256, output_buckets=1, input_buckets=1)
     """
 
     epochs: tuple[EpochLoss, ...]
@@ -134,17 +139,19 @@ class TrainResult:
     """Hidden neurons per side of the trained network."""
     output_buckets: int = 1
     """Its output buckets (1 or 8)."""
+    input_buckets: int = 1
+    """Its input buckets (1 or 4)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class NetworkInfo:
     """A network file's shape and checksum (:func:`network_info`).
 
-    >>> info = NetworkInfo(hidden=512, output_buckets=8, hash=0x1234)
+    >>> info = NetworkInfo(hidden=512, output_buckets=8, hash=0x1234, input_buckets=4)
     >>> info
-    NetworkInfo(hidden=512, output_buckets=8, hash=4660)
+    NetworkInfo(hidden=512, output_buckets=8, hash=4660, input_buckets=4)
     >>> info.shape
-    '768→512×2→1×8 material buckets'
+    '768×4 king buckets→512×2→1×8 material buckets'
     """
 
     hidden: int
@@ -153,12 +160,15 @@ class NetworkInfo:
     """Output neurons: 1, or 8 chosen by the number of pieces on the board."""
     hash: int
     """The checksum of its weights, as the file's header stores it."""
+    input_buckets: int = 1
+    """Sets of 768 inputs: 1, or 4 chosen by each side's king (the board mirrored to put it on a-d)."""
 
     @property
     def shape(self) -> str:
         """The layers in words, as the core names them: ``768→256×2→1``."""
+        inputs = "" if self.input_buckets == 1 else f"×{self.input_buckets} king buckets"
         buckets = "" if self.output_buckets == 1 else f"×{self.output_buckets} material buckets"
-        return f"768→{self.hidden}×2→1{buckets}"
+        return f"768{inputs}→{self.hidden}×2→1{buckets}"
 
 
 def network_info(eval_file: str | os.PathLike[str] = EMBEDDED) -> NetworkInfo:
@@ -172,8 +182,8 @@ def network_info(eval_file: str | os.PathLike[str] = EMBEDDED) -> NetworkInfo:
     :raises: :exc:`camelpy.errors.NetworkFileError` for a file that is not a usable network (its message
         says what is wrong), :exc:`OSError` for one that cannot be read.
     """
-    hidden, buckets, checksum, _ = _core.network_info(os.fspath(eval_file))
-    return NetworkInfo(hidden=hidden, output_buckets=buckets, hash=checksum)
+    hidden, buckets, inputs, checksum, _ = _core.network_info(os.fspath(eval_file))
+    return NetworkInfo(hidden=hidden, output_buckets=buckets, hash=checksum, input_buckets=inputs)
 
 
 ProgressCallback = Callable[[str, tuple[Any, ...]], object]
@@ -202,12 +212,14 @@ def train(
     mirror: bool = DEFAULT_MIRROR,
     hidden: int = HIDDEN,
     output_buckets: int = 1,
+    input_buckets: int = 1,
 ) -> TrainResult:
     """Trains a network on the data files *data* (``camelpy datagen`` output), writing ``checkpoint.bin``
     and ``net.nnue`` into *out_dir* after every epoch and when stopped.
 
-    The network has *hidden* neurons per side (one of :data:`HIDDEN_SIZES`) and *output_buckets*
-    outputs (one of :data:`OUTPUT_BUCKETS`); the defaults are the built-in network's shape.
+    The network has *hidden* neurons per side (one of :data:`HIDDEN_SIZES`), *output_buckets* outputs
+    (one of :data:`OUTPUT_BUCKETS`) and *input_buckets* sets of inputs (one of :data:`INPUT_BUCKETS`);
+    the defaults are the built-in network's shape.
     Each position's target is *wdl* parts the game's result and the rest the search score (as a win
     expectation, ``sigmoid(score / 400)``); the loss is the squared error. Positions in check and whose
     best move is a capture or promotion are skipped by default; *valid_share* of the games are held out.
@@ -235,10 +247,13 @@ def train(
     workers = opt_int_arg(threads, "threads", 1)
     int_arg(hidden, "hidden", 1)
     int_arg(output_buckets, "output_buckets", 1)
+    int_arg(input_buckets, "input_buckets", 1)
     if hidden not in HIDDEN_SIZES:
         raise ValueError(f"hidden must be one of {', '.join(map(str, HIDDEN_SIZES))}, not {hidden}")
     if output_buckets not in OUTPUT_BUCKETS:
         raise ValueError(f"output_buckets must be 1 or {OUTPUT_BUCKETS[-1]}, not {output_buckets}")
+    if input_buckets not in INPUT_BUCKETS:
+        raise ValueError(f"input_buckets must be 1 or {INPUT_BUCKETS[-1]}, not {input_buckets}")
     epoch_rows, stopped, net_hash, train_n, valid_n = _core.train(
         paths,
         os.fspath(out_dir),
@@ -259,6 +274,7 @@ def train(
         mirror=bool(mirror),
         hidden=hidden,
         output_buckets=output_buckets,
+        input_buckets=input_buckets,
     )
     return TrainResult(
         epochs=tuple(EpochLoss(e, t, None if math.isnan(v) else v, lr_, s) for e, t, v, lr_, s in epoch_rows),
@@ -269,6 +285,7 @@ def train(
         valid_positions=valid_n,
         hidden=hidden,
         output_buckets=output_buckets,
+        input_buckets=input_buckets,
     )
 
 

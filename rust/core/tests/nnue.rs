@@ -5,7 +5,7 @@
 mod common;
 
 use camelpy_core::{
-    nnue::{simd::Level, AccumulatorStack, Arch, Hidden, Network, OutputBuckets},
+    nnue::{simd::Level, AccumulatorStack, Arch, Hidden, InputBuckets, Network, OutputBuckets},
     Position,
 };
 use common::{flip_fen, suite_fens, Rng};
@@ -26,8 +26,17 @@ fn every_arch() -> Vec<Arch> {
     Hidden::ALL
         .into_iter()
         .flat_map(|hidden| {
-            [OutputBuckets::Single, OutputBuckets::Material]
-                .map(|output_buckets| Arch { hidden, output_buckets })
+            [
+                (OutputBuckets::Single, InputBuckets::Single),
+                (OutputBuckets::Material, InputBuckets::Single),
+                (OutputBuckets::Single, InputBuckets::King4),
+                (OutputBuckets::Material, InputBuckets::King4),
+            ]
+            .map(|(output_buckets, input_buckets)| Arch {
+                hidden,
+                output_buckets,
+                input_buckets,
+            })
         })
         .collect()
 }
@@ -84,7 +93,7 @@ fn walk_and_compare_with(net: &Network, stack: &mut AccumulatorStack, min_checke
                         "{} (round {round})",
                         pos.fen()
                     );
-                    assert_eq!(stack.current(net), net.refresh(&pos), "{}", pos.fen());
+                    assert_eq!(stack.current(net, &pos), net.refresh(&pos), "{}", pos.fen());
                     checked += 1;
                 }
             }
@@ -134,10 +143,10 @@ fn a_material_bucket_evaluates_as_a_single_output_network_of_its_weights() {
     // value as a one-output network made of that neuron's weights.
     for hidden in [Hidden::H256, Hidden::H768] {
         let h = hidden.size();
-        let net = Network::example_of(Arch { hidden, output_buckets: OutputBuckets::Material }, 8);
+        let net = Network::example_of(Arch::new(hidden, OutputBuckets::Material), 8);
         let single = |bucket: usize| {
             Network::from_parts(
-                Arch { hidden, output_buckets: OutputBuckets::Single },
+                Arch::new(hidden, OutputBuckets::Single),
                 net.ft_weights().to_vec(),
                 net.ft_bias().to_vec(),
                 net.out_weights()[bucket * 2 * h..(bucket + 1) * 2 * h].to_vec(),
@@ -164,6 +173,73 @@ fn a_material_bucket_evaluates_as_a_single_output_network_of_its_weights() {
             }
         }
         assert!(seen.iter().filter(|&&s| s).count() >= 7, "buckets seen: {seen:?}");
+    }
+}
+
+/// `fen` mirrored left to right (files a–h swapped), without castling rights or en passant.
+fn mirrored_fen(fen: &str) -> String {
+    let mut fields = fen.split(' ');
+    let board = fields.next().unwrap();
+    let side = fields.next().unwrap();
+    let ranks: Vec<String> = board.split('/').map(|r| r.chars().rev().collect()).collect();
+    format!("{} {side} - - 0 1", ranks.join("/"))
+}
+
+#[test]
+fn king_buckets_mirror_the_board_and_refresh_when_the_king_changes_bucket_or_side() {
+    let arch = Arch {
+        hidden: Hidden::H512,
+        output_buckets: OutputBuckets::Material,
+        input_buckets: InputBuckets::King4,
+    };
+    let net = Network::example_of(arch, 12);
+    // Each side's board is mirrored by its own king's file: a position and its left-right mirror are one.
+    let mut differ = 0;
+    for fen in suite_fens("standard.epd") {
+        let plain = fen.split(' ').take(2).collect::<Vec<_>>().join(" ") + " - - 0 1";
+        let (pos, mirror) = (
+            Position::from_fen(&plain, false).unwrap(),
+            Position::from_fen(&mirrored_fen(&fen), false).unwrap(),
+        );
+        assert_eq!(net.evaluate(&pos), net.evaluate(&mirror), "{fen}");
+        differ += (net.evaluate(&pos)
+            != Network::example_of(Arch::new(arch.hidden, arch.output_buckets), 12).evaluate(&pos))
+            as usize;
+    }
+    assert!(differ > 0);
+    // King walks across the board's halves and regions, evaluated every ply and lazily over several.
+    let lines: [(&str, &[&str]); 3] = [
+        (
+            "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            &["e1g1", "e8c8", "g1h1", "c8b8", "h1g1", "b8c8", "f3e5", "d8e8"],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            &["e1d1", "e8f7", "d1d2", "f7e6", "d2e3", "e6d5", "e3f4", "d5c4", "f4g5", "c4b3"],
+        ),
+        ("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1", &["e8d8", "e1f1", "d8c7", "f1g2", "c7d6", "g2h3"]),
+    ];
+    for every in [1, 3] {
+        for (fen, moves) in lines {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            let mut stack = AccumulatorStack::new();
+            stack.reset(&net, &pos);
+            for (i, uci) in moves.iter().enumerate() {
+                let mv = pos.parse_uci(uci).unwrap_or_else(|e| panic!("{uci} in {}: {e}", pos.fen()));
+                stack.push(&pos, mv);
+                pos.play(mv);
+                if (i + 1) % every == 0 {
+                    assert_eq!(stack.current(&net, &pos), net.refresh(&pos), "after {uci}: {}", pos.fen());
+                    assert_eq!(stack.evaluate(&net, &pos), net.evaluate(&pos));
+                }
+            }
+            // Back up: the ancestors' accumulators (some never computed for a perspective) are right.
+            for _ in 0..moves.len() {
+                pos.undo_move();
+                stack.pop();
+                assert_eq!(stack.current(&net, &pos), net.refresh(&pos), "{}", pos.fen());
+            }
+        }
     }
 }
 

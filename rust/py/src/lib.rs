@@ -71,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NET_HIDDEN", camelpy_core::nnue::HIDDEN)?;
     m.add("NET_HIDDEN_SIZES", camelpy_core::nnue::Hidden::ALL.map(|h| h.size()).to_vec())?;
     m.add("NET_MATERIAL_BUCKETS", camelpy_core::nnue::MATERIAL_BUCKETS)?;
+    m.add("NET_KING_BUCKETS", camelpy_core::nnue::KING_BUCKETS)?;
     m.add("NET_SCALE", camelpy_core::nnue::SCALE)?;
     m.add("NET_EMBEDDED", camelpy_core::nnue::EMBEDDED_NAME)?;
     m.add_function(wrap_pyfunction!(data::read_records, m)?)?;

@@ -6,7 +6,7 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
-use camelpy_core::nnue::{Arch, Hidden, OutputBuckets};
+use camelpy_core::nnue::{Arch, Hidden, InputBuckets, OutputBuckets};
 use camelpy_train::{
     evaluation_loss as measure, load, train as run_train, Event, LoadSettings, MeasureSettings, TrainError,
     TrainSettings,
@@ -35,8 +35,9 @@ fn train_error(e: TrainError) -> PyErr {
     }
 }
 
-/// The network shape of *hidden* neurons and *output_buckets* outputs, or `ValueError` quoting them.
-fn arch(hidden: u64, output_buckets: u64) -> PyResult<Arch> {
+/// The network shape of *hidden* neurons, *output_buckets* outputs and *input_buckets* input sets, or
+/// `ValueError` quoting them.
+fn arch(hidden: u64, output_buckets: u64, input_buckets: u64) -> PyResult<Arch> {
     let sizes = Hidden::ALL.map(|h| h.size().to_string()).join(", ");
     let hidden = Hidden::from_size(hidden)
         .ok_or_else(|| PyValueError::new_err(format!("hidden must be one of {sizes}, not {hidden}")))?;
@@ -46,16 +47,28 @@ fn arch(hidden: u64, output_buckets: u64) -> PyResult<Arch> {
             OutputBuckets::Material.count()
         ))
     })?;
-    Ok(Arch { hidden, output_buckets })
+    let input_buckets = InputBuckets::from_count(input_buckets).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "input_buckets must be 1 or {}, not {input_buckets}",
+            InputBuckets::King4.count()
+        ))
+    })?;
+    Ok(Arch { hidden, output_buckets, input_buckets })
 }
 
 /// The shape and checksum of the network in the file *path* (or the built-in network by its name):
-/// ``(hidden, output_buckets, hash, description)``.
+/// ``(hidden, output_buckets, input_buckets, hash, description)``.
 #[pyfunction]
-pub fn network_info(py: Python<'_>, path: &str) -> PyResult<(usize, usize, u64, String)> {
+pub fn network_info(py: Python<'_>, path: &str) -> PyResult<(usize, usize, usize, u64, String)> {
     let net = load_network(py, path)?;
     let arch = net.arch();
-    Ok((arch.hidden.size(), arch.output_buckets.count(), net.hash(), arch.to_string()))
+    Ok((
+        arch.hidden.size(),
+        arch.output_buckets.count(),
+        arch.input_buckets.count(),
+        net.hash(),
+        arch.to_string(),
+    ))
 }
 
 /// One finished epoch: `(epoch, train_loss, valid_loss, lr, seconds)`.
@@ -71,7 +84,7 @@ type EpochTuple = (u32, f64, f64, f32, f64);
 #[pyo3(signature = (
     paths, out_dir, *, epochs, batch_size, lr, final_lr_share, wdl, threads, seed, valid_permille,
     skip_in_check, skip_noisy, max_score, max_positions=None, resume=false, progress=None, mirror=true,
-    hidden=256, output_buckets=1
+    hidden=256, output_buckets=1, input_buckets=1
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn train(
@@ -95,8 +108,9 @@ pub fn train(
     mirror: bool,
     hidden: u64,
     output_buckets: u64,
+    input_buckets: u64,
 ) -> PyResult<(Vec<EpochTuple>, bool, u64, usize, usize)> {
-    let arch = arch(hidden, output_buckets)?;
+    let arch = arch(hidden, output_buckets, input_buckets)?;
     let settings = TrainSettings {
         epochs: int_arg(epochs, "epochs", 1, u32::MAX as u64)? as u32,
         batch_size: int_arg(batch_size, "batch_size", 1, 1 << 24)? as usize,

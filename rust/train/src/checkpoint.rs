@@ -1,7 +1,8 @@
 //! The trainer's checkpoint: everything a run needs to continue exactly where it stopped.
 //!
-//! Little-endian: magic `CAMELCKP`, version `u32` (2; 1 is read too), hidden width `u32`, output
-//! buckets `u32` (not in version 1, whose networks all have one), settings digest `u64` (see
+//! Little-endian: magic `CAMELCKP`, version `u32` (2; 1 is read too), hidden width `u32`, buckets `u32`
+//! (output buckets in the low 16 bits, input buckets in the high 16, 0 read as 1; not in version 1,
+//! whose networks all have one of each), settings digest `u64` (see
 //! [`crate::TrainSettings::digest`]), finished epochs `u32`, batches done in the current epoch `u64`,
 //! optimiser steps `u64`, Adam's step count `u64`, the current epoch's loss so far `f64` and its seconds
 //! so far `f64`, the loss history (`u32` count, then per epoch: epoch `u32`, train `f64`, valid `f64`,
@@ -15,7 +16,7 @@ use camelpy_core::{
     error::AllocError,
     fnv::fnv1a,
     fsio,
-    nnue::{Arch, Hidden, OutputBuckets},
+    nnue::{Arch, Hidden, InputBuckets, OutputBuckets},
 };
 
 use crate::{model, model::Layout, EpochLoss, TrainError};
@@ -137,7 +138,9 @@ impl State {
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.arch.hidden.size() as u32).to_le_bytes());
-        out.extend_from_slice(&(self.arch.output_buckets.count() as u32).to_le_bytes());
+        let buckets =
+            self.arch.output_buckets.count() as u32 | (self.arch.input_buckets.count() as u32) << 16;
+        out.extend_from_slice(&buckets.to_le_bytes());
         out.extend_from_slice(&self.digest.to_le_bytes());
         out.extend_from_slice(&self.epoch.to_le_bytes());
         for v in [self.batch, self.step, self.adam_t] {
@@ -191,18 +194,21 @@ impl State {
             return Err(bad("it ends early"));
         }
         let hidden = u32::from_le_bytes(fixed[12..16].try_into().expect("4 bytes"));
-        let buckets = if version == VERSION_1 {
+        let word = if version == VERSION_1 {
             1
         } else {
             u32::from_le_bytes(fixed[16..20].try_into().expect("4 bytes"))
         };
+        let (buckets, inputs) = (word & 0xffff, (word >> 16).max(1));
         let stored_arch = Hidden::from_size(hidden.into())
             .zip(OutputBuckets::from_count(buckets.into()))
-            .map(|(hidden, output_buckets)| Arch { hidden, output_buckets });
+            .zip(InputBuckets::from_count(inputs.into()))
+            .map(|((hidden, output_buckets), input_buckets)| Arch { hidden, output_buckets, input_buckets });
         if stored_arch != Some(arch) {
             return Err(bad(&format!(
-                "a network of {hidden} hidden neurons and {buckets} output bucket(s); this run trains {arch} \
-                 (resume with the same --hidden and --output-buckets)"
+                "a network of {hidden} hidden neurons, {buckets} output bucket(s) and {inputs} input \
+                 bucket(s); this run trains {arch} (resume with the same --hidden, --output-buckets and \
+                 --input-buckets)"
             )));
         }
         let layout = Layout::of(arch);

@@ -28,7 +28,7 @@ use std::{
     time::Instant,
 };
 
-use camelpy_core::nnue::{Arch, OutputBuckets};
+use camelpy_core::nnue::{Arch, InputBuckets, OutputBuckets};
 pub use error::TrainError;
 pub use measure::{evaluation_loss, MeasureSettings, Measurement};
 use model::{Layout, Scratch};
@@ -122,7 +122,7 @@ impl TrainSettings {
     /// A digest of everything that decides the run's arithmetic (a resume with other settings is refused).
     pub fn digest(&self, train_positions: usize) -> u64 {
         let text = format!(
-            "{} {} {} {} {} {} {} {train_positions} {}{}{}",
+            "{} {} {} {} {} {} {} {train_positions} {}{}{}{}",
             self.epochs,
             self.batch_size,
             self.lr,
@@ -137,6 +137,10 @@ impl TrainSettings {
             match self.arch.output_buckets {
                 OutputBuckets::Single => String::new(),
                 buckets => format!(" buckets {}", buckets.count()),
+            },
+            match self.arch.input_buckets {
+                InputBuckets::Single => String::new(),
+                buckets => format!(" king buckets {}", buckets.count()),
             }
         );
         camelpy_core::fnv::fnv1a(text.as_bytes())

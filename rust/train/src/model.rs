@@ -8,8 +8,8 @@
 
 use camelpy_core::{
     data::SplitMix64,
-    nnue::{feature, Arch, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE},
-    types::{Color, Piece, Square},
+    nnue::{bucketed_feature, Arch, InputBuckets, Network, MAX_OUTPUT_WEIGHT, QA, QB, SCALE},
+    types::{Color, Piece, PieceType, Square},
     Position,
 };
 
@@ -36,7 +36,7 @@ impl Layout {
     /// The layout of a network of shape `arch`.
     pub const fn of(arch: Arch) -> Layout {
         let hidden = arch.hidden.size();
-        let ft_bias = INPUTS * hidden;
+        let ft_bias = arch.ft_weights_len();
         let out_weights = ft_bias + hidden;
         let out_bias = out_weights + arch.output_buckets.count() * 2 * hidden;
         Layout {
@@ -148,13 +148,28 @@ fn output(l: &Layout, p: &[f32], s: &mut Scratch) -> f32 {
     out
 }
 
-/// Fills `s` with the features of `pieces` seen by `stm` and by the other side.
-fn set_features(s: &mut Scratch, stm: Color, pieces: impl Iterator<Item = (Piece, Square)>) {
+/// Fills `s` with the features of `pieces` seen by `stm` and by the other side (through `buckets`,
+/// which need each side's king).
+fn set_features(
+    s: &mut Scratch,
+    buckets: InputBuckets,
+    stm: Color,
+    pieces: impl Iterator<Item = (Piece, Square)>,
+) {
+    let mut board = [(Piece::WhitePawn, Square::A1); MAX_FEATURES];
+    let mut kings = [Square::A1; 2];
     s.count = 0;
     for (piece, sq) in pieces {
-        s.features[0][s.count] = feature(stm, piece, sq);
-        s.features[1][s.count] = feature(stm.flip(), piece, sq);
+        if piece.piece_type() == PieceType::King {
+            kings[piece.color() as usize] = sq;
+        }
+        board[s.count] = (piece, sq);
         s.count += 1;
+    }
+    let keys = [stm, stm.flip()].map(|c| buckets.key(c, kings[c as usize]));
+    for (k, &(piece, sq)) in board[..s.count].iter().enumerate() {
+        s.features[0][k] = bucketed_feature(stm, keys[0], piece, sq);
+        s.features[1][k] = bucketed_feature(stm.flip(), keys[1], piece, sq);
     }
 }
 
@@ -162,7 +177,7 @@ fn set_features(s: &mut Scratch, stm: Color, pieces: impl Iterator<Item = (Piece
 /// features and pre-activations in `s`.
 fn forward_into(l: &Layout, p: &[f32], sample: &Sample, mirror: bool, s: &mut Scratch) -> f32 {
     let pieces = sample.pieces().map(|(piece, sq)| (piece, if mirror { sq.flip_file() } else { sq }));
-    set_features(s, sample.side_to_move(), pieces);
+    set_features(s, l.arch.input_buckets, sample.side_to_move(), pieces);
     output(l, p, s)
 }
 
@@ -175,7 +190,7 @@ pub fn evaluate_sample(l: &Layout, p: &[f32], sample: &Sample) -> f32 {
 pub fn evaluate(l: &Layout, p: &[f32], pos: &Position) -> f32 {
     let mut s = Scratch::new(l);
     let pieces = pos.occupied().map(|sq| (pos.piece_on(sq).expect("occupied"), sq));
-    set_features(&mut s, pos.side_to_move(), pieces);
+    set_features(&mut s, l.arch.input_buckets, pos.side_to_move(), pieces);
     output(l, p, &mut s) * SCALE as f32
 }
 

@@ -9,7 +9,7 @@ use std::{
 
 use camelpy_core::{
     data::{GameResult, Header, Record, RecordWriter, SplitMix64},
-    nnue::{Arch, Hidden, Network, OutputBuckets},
+    nnue::{Arch, Hidden, InputBuckets, Network, OutputBuckets},
     types::{Color, PieceType},
     Position,
 };
@@ -92,7 +92,7 @@ fn dataset(games: usize, seed: u64) -> Dataset {
 /// most `0.5 / QA`, each output weight by `0.5 / QB`, the output bias by `0.5 / (QA · QB)`, and the
 /// integer divisions truncate by under one unit each.
 fn quantisation_bound(l: &model::Layout, p: &[f32], pos: &Position) -> f32 {
-    use camelpy_core::nnue::{feature, QA, QB, SCALE};
+    use camelpy_core::nnue::{bucketed_feature, QA, QB, SCALE};
     let h = l.hidden;
     let n = pos.occupied().len() as f32;
     let da = (n + 1.0) * 0.5 / QA as f32;
@@ -101,10 +101,11 @@ fn quantisation_bound(l: &model::Layout, p: &[f32], pos: &Position) -> f32 {
     let bucket = l.arch.output_buckets.bucket(pos.occupied().len());
     let mut bound = 0.5 / (QA * QB) as f32;
     for (side, persp) in [stm, stm.flip()].into_iter().enumerate() {
+        let key = l.arch.input_buckets.key(persp, pos.king(persp));
         for i in 0..h {
             let mut a = p[l.ft_bias + i];
             for sq in pos.occupied() {
-                a += p[feature(persp, pos.piece_on(sq).unwrap(), sq) * h + i];
+                a += p[bucketed_feature(persp, key, pos.piece_on(sq).unwrap(), sq) * h + i];
             }
             let c = a.clamp(0.0, 1.0);
             let w = p[l.out_weights + (bucket * 2 + side) * h + i].abs();
@@ -131,7 +132,7 @@ fn training_lowers_the_loss_and_the_quantised_net_matches_the_float_model() {
 
 #[test]
 fn a_wider_network_with_material_buckets_trains_and_quantises_the_same_way() {
-    let arch = Arch { hidden: Hidden::H512, output_buckets: OutputBuckets::Material };
+    let arch = Arch::new(Hidden::H512, OutputBuckets::Material);
     check_training(arch, "wide");
     // The shape is part of the run: a checkpoint of one shape does not resume another.
     let data = dataset(40, 6);
@@ -146,11 +147,25 @@ fn a_wider_network_with_material_buckets_trains_and_quantises_the_same_way() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("a network of 512 hidden neurons and 8 output bucket(s); this run trains 768→256×2→1"),
+        err.contains(
+            "512 hidden neurons, 8 output bucket(s) and 1 input bucket(s); this run trains 768→256×2→1"
+        ),
         "{err}"
     );
     assert!(train(&data, &settings(1), &dir, true, &mut |_| {}, &stop).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_network_with_king_buckets_trains_and_quantises_the_same_way() {
+    check_training(
+        Arch {
+            hidden: Hidden::H256,
+            output_buckets: OutputBuckets::Single,
+            input_buckets: InputBuckets::King4,
+        },
+        "kings",
+    );
 }
 
 fn check_training(arch: Arch, name: &str) {

@@ -88,6 +88,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=nnue.OUTPUT_BUCKETS,
         help="output neurons: 1, or 8 chosen by the number of pieces on the board",
     )
+    p.add_argument(
+        "--input-buckets",
+        type=int,
+        default=1,
+        choices=nnue.INPUT_BUCKETS,
+        help="sets of inputs: 1, or 4 chosen by each side's king square (mirrored to files a-d)",
+    )
     p.add_argument("--resume", action="store_true", help="continue the run whose checkpoint is in --out")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
@@ -113,7 +120,8 @@ def provenance(result: nnue.TrainResult, argv: list[str], files: list[str]) -> s
         "# Network provenance",
         "",
         f"- network: `{Path(result.net_path).name}`, {result.hidden} hidden neurons per side, "
-        f"{result.output_buckets} output bucket(s), checksum `{result.net_hash:#018x}`",
+        f"{result.output_buckets} output bucket(s), {result.input_buckets} input bucket(s), "
+        f"checksum `{result.net_hash:#018x}`",
         f"- trained by: `camelpy {' '.join(argv)}`",
         f"- camelpy commit: `{_commit()}`",
         f"- positions: {result.train_positions:,} for training, {result.valid_positions:,} held out",
@@ -188,6 +196,7 @@ def main(args: argparse.Namespace) -> int:
         mirror=args.mirror,
         hidden=args.hidden,
         output_buckets=args.output_buckets,
+        input_buckets=args.input_buckets,
     )
     rows = [dataclasses.asdict(e) for e in result.epochs]
     (out / "losses.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")

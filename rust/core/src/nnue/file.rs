@@ -11,10 +11,10 @@
 //! | 22 | 2 | `QB` (64) |
 //! | 24 | 4 | `SCALE` (400) |
 //! | 28 | 2 | version 1: reserved, 0; version 2: output buckets, 1 or 8 ([`OutputBuckets`]) |
-//! | 30 | 2 | version 1: reserved, 0; version 2: input buckets, 1 (none; reserved for king buckets) |
+//! | 30 | 2 | version 1: reserved, 0; version 2: input buckets, 1 or 4 (by king square, [`InputBuckets`]) |
 //! | 32 | 8 | FNV-1a 64 checksum of the payload |
 //! | 40 | 8 | payload length in bytes |
-//! | 48 | … | payload: feature-transformer weights `i16[inputs × hidden]` (feature-major), biases `i16[hidden]`, output weights `i16[buckets × 2 × hidden]` (bucket-major, side to move first), output biases `i32[buckets]` |
+//! | 48 | … | payload: feature-transformer weights `i16[input buckets × inputs × hidden]` (bucket-major, then feature-major), biases `i16[hidden]`, output weights `i16[buckets × 2 × hidden]` (bucket-major, side to move first), output biases `i32[buckets]` |
 //!
 //! A version-2 file of camelpy-1's shape holds the same payload as the version-1 file (same checksum);
 //! [`Network::to_bytes`] writes version 1 for that shape, so older builds still read it.
@@ -29,7 +29,7 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use super::{Arch, Hidden, NetError, Network, OutputBuckets, INPUTS, QA, QB, SCALE};
+use super::{Arch, Hidden, InputBuckets, NetError, Network, OutputBuckets, INPUTS, QA, QB, SCALE};
 use crate::{error::AllocError, fsio, hash::fnv1a};
 
 /// The first eight bytes of every network file.
@@ -42,8 +42,6 @@ pub const NET_VERSION_1: u16 = 1;
 pub const NET_HEADER_SIZE: usize = 48;
 /// The activation code of SCReLU.
 const ACTIVATION_SCRELU: u16 = 1;
-/// The input-bucket code of "no input buckets" (the only one this build has).
-const INPUT_BUCKETS_NONE: u16 = 1;
 
 /// Payload bytes of a network of shape `arch`.
 pub(crate) const fn payload_size(arch: Arch) -> usize {
@@ -85,7 +83,7 @@ impl Network {
     /// use camelpy_core::nnue::{Arch, Hidden, Network, OutputBuckets};
     /// let net = Network::example(7);
     /// assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
-    /// let arch = Arch { hidden: Hidden::H512, output_buckets: OutputBuckets::Material };
+    /// let arch = Arch::new(Hidden::H512, OutputBuckets::Material);
     /// let wide = Network::example_of(arch, 7);
     /// assert_eq!(Network::from_bytes(&wide.to_bytes()).unwrap(), wide);
     /// ```
@@ -105,7 +103,7 @@ impl Network {
             out.extend_from_slice(&0u32.to_le_bytes());
         } else {
             out.extend_from_slice(&(self.arch.output_buckets.count() as u16).to_le_bytes());
-            out.extend_from_slice(&INPUT_BUCKETS_NONE.to_le_bytes());
+            out.extend_from_slice(&(self.arch.input_buckets.count() as u16).to_le_bytes());
         }
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
@@ -164,13 +162,14 @@ impl Network {
                     OutputBuckets::Material.count()
                 ))
             })?;
-            let inputs = u16_at(header, 30);
-            if inputs != INPUT_BUCKETS_NONE {
-                return Err(architecture(format!(
-                    "input buckets is {inputs}, this build reads {INPUT_BUCKETS_NONE}"
-                )));
-            }
-            Arch { hidden, output_buckets }
+            let inputs = u16_at(header, 30) as u64;
+            let input_buckets = InputBuckets::from_count(inputs).ok_or_else(|| {
+                architecture(format!(
+                    "input buckets is {inputs}, this build reads 1 or {}",
+                    InputBuckets::King4.count()
+                ))
+            })?;
+            Arch { hidden, output_buckets, input_buckets }
         };
         let expected = payload_size(arch) as u64;
         let declared = u64_at(header, 40);
@@ -323,8 +322,13 @@ mod tests {
     fn every_shape_round_trips_in_version_2_and_bad_shapes_are_refused() {
         let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
         for hidden in Hidden::ALL {
-            for output_buckets in [OutputBuckets::Single, OutputBuckets::Material] {
-                let arch = Arch { hidden, output_buckets };
+            for (output_buckets, input_buckets) in [
+                (OutputBuckets::Single, InputBuckets::Single),
+                (OutputBuckets::Material, InputBuckets::Single),
+                (OutputBuckets::Single, InputBuckets::King4),
+                (OutputBuckets::Material, InputBuckets::King4),
+            ] {
+                let arch = Arch { hidden, output_buckets, input_buckets };
                 let net = Network::example_of(arch, 9);
                 let bytes = net.to_bytes();
                 assert_eq!(bytes.len(), NET_HEADER_SIZE + payload_size(arch), "{arch}");
@@ -341,11 +345,10 @@ mod tests {
         // camelpy-1's shape written as version 2 reads as the same network.
         let net = Network::example(4);
         let mut v2 = with_u16(&with_u16(&net.to_bytes(), 8, NET_VERSION), 28, 1);
-        v2 = with_u16(&v2, 30, INPUT_BUCKETS_NONE);
+        v2 = with_u16(&v2, 30, 1);
         assert_eq!(Network::from_bytes(&v2).unwrap(), net);
 
-        let wide =
-            Network::example_of(Arch { hidden: Hidden::H512, output_buckets: OutputBuckets::Material }, 1);
+        let wide = Network::example_of(Arch::new(Hidden::H512, OutputBuckets::Material), 1);
         let bytes = wide.to_bytes();
         // Widths outside the closed set, absurd ones included, before anything is allocated.
         for (hidden, shown) in [(300u32, "300"), (0, "0"), (u32::MAX, "4294967295")] {
@@ -359,7 +362,9 @@ mod tests {
         }
         assert!(refused(&with_u16(&bytes, 28, 3)).contains("output buckets is 3, this build reads 1 or 8"));
         assert!(refused(&with_u16(&bytes, 28, 0)).contains("output buckets is 0"));
-        assert!(refused(&with_u16(&bytes, 30, 64)).contains("input buckets is 64, this build reads 1"));
+        assert!(refused(&with_u16(&bytes, 30, 64)).contains("input buckets is 64, this build reads 1 or 4"));
+        let message = refused(&with_u16(&bytes, 30, 4));
+        assert!(message.contains("expected for 768×4 king buckets→512×2→1×8 material buckets)"), "{message}");
         // A shape the header names but a payload of another: the declared length does not fit.
         let message = refused(&with_u16(&bytes, 28, 1));
         assert!(message.contains("expected for 768→512×2→1)"), "{message}");

@@ -194,23 +194,117 @@ impl OutputBuckets {
     }
 }
 
-/// A network's shape: its hidden width and its output buckets. Inputs, activation and quantisation
-/// are the same for all ([`INPUTS`], SCReLU, [`QA`], [`QB`], [`SCALE`]).
+/// Input buckets of [`InputBuckets::King4`].
+pub const KING_BUCKETS: usize = 4;
+/// [`InputBuckets::King4`]'s bucket of each of the 32 king squares a perspective can see once the board
+/// is mirrored so that its king stands on files a–d (rank by rank from its first rank, files a to d):
+/// on the first rank the castled corner (a–b, so also g–h) apart from the centre (c–d, the king that has
+/// not castled), the second rank, and ranks 3–8 (a king that has walked out, mostly in endgames).
+const KING_BUCKET_OF: [u8; 32] = {
+    let mut table = [3u8; 32];
+    table[0] = 0;
+    table[1] = 0;
+    table[2] = 1;
+    table[3] = 1;
+    let mut i = 4;
+    while i < 8 {
+        table[i] = 2;
+        i += 1;
+    }
+    table
+};
+
+/// Which copy of the 768 inputs a perspective uses: one for all, or one per region of its own king's
+/// square, the board mirrored left to right whenever that king is on files e–h (so only 32 king squares
+/// matter). With king buckets an accumulator is computed afresh when its king changes bucket or side of
+/// the board; otherwise a move changes at most four inputs of each perspective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputBuckets {
+    /// One set of inputs, no mirroring (camelpy-1 and every version-1 file).
+    Single,
+    /// [`KING_BUCKETS`] sets by the king's region ([`InputBuckets::key`]), mirrored horizontally.
+    King4,
+}
+
+impl InputBuckets {
+    /// Sets of inputs.
+    pub const fn count(self) -> usize {
+        match self {
+            InputBuckets::Single => 1,
+            InputBuckets::King4 => KING_BUCKETS,
+        }
+    }
+
+    /// The layout of `count` input sets, if it is one this build has (1 or [`KING_BUCKETS`]).
+    pub fn from_count(count: u64) -> Option<InputBuckets> {
+        [InputBuckets::Single, InputBuckets::King4].into_iter().find(|b| b.count() as u64 == count)
+    }
+
+    /// `perspective`'s input set and whether its board is mirrored left to right, its king on `king`.
+    ///
+    /// ```
+    /// use camelpy_core::{nnue::InputBuckets, Color, Square};
+    /// assert_eq!(InputBuckets::King4.key(Color::White, Square::G1), (0, true)); // castled short
+    /// assert_eq!(InputBuckets::King4.key(Color::White, Square::E1), (1, true));
+    /// assert_eq!(InputBuckets::King4.key(Color::Black, Square::D7), (2, false)); // its second rank
+    /// assert_eq!(InputBuckets::King4.key(Color::Black, Square::A1), (3, false));
+    /// assert_eq!(InputBuckets::Single.key(Color::White, Square::G1), (0, false));
+    /// ```
+    #[inline(always)]
+    pub fn key(self, perspective: Color, king: Square) -> (usize, bool) {
+        match self {
+            InputBuckets::Single => (0, false),
+            InputBuckets::King4 => {
+                let k = king.relative_to(perspective) as usize;
+                let mirror = k % 8 >= 4;
+                let file = if mirror { 7 - k % 8 } else { k % 8 };
+                (KING_BUCKET_OF[k / 8 * 4 + file] as usize, mirror)
+            }
+        }
+    }
+}
+
+/// The input index of `piece` on `sq` for `perspective` with input-set key `key`
+/// ([`InputBuckets::key`]): the set's offset plus [`feature`] of the (mirrored) square.
+///
+/// ```
+/// use camelpy_core::{nnue::{bucketed_feature, feature}, Color, Piece, Square};
+/// assert_eq!(bucketed_feature(Color::White, (0, false), Piece::WhitePawn, Square::E2), 12);
+/// assert_eq!(bucketed_feature(Color::White, (2, true), Piece::WhitePawn, Square::E2), 2 * 768 + 11);
+/// ```
+#[inline(always)]
+pub fn bucketed_feature(perspective: Color, key: (usize, bool), piece: Piece, sq: Square) -> usize {
+    key.0 * INPUTS + feature(perspective, piece, if key.1 { sq.flip_file() } else { sq })
+}
+
+/// A network's shape: its hidden width, its output buckets and its input buckets. Inputs per set,
+/// activation and quantisation are the same for all ([`INPUTS`], SCReLU, [`QA`], [`QB`], [`SCALE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Arch {
     /// Neurons per perspective.
     pub hidden: Hidden,
     /// Output neurons and how one is chosen.
     pub output_buckets: OutputBuckets,
+    /// Sets of inputs and how one is chosen.
+    pub input_buckets: InputBuckets,
 }
 
 impl Arch {
     /// camelpy-1's shape, the only one of version-1 files: 768 → 256 × 2 → 1.
-    pub const V1: Arch = Arch { hidden: Hidden::H256, output_buckets: OutputBuckets::Single };
+    pub const V1: Arch = Arch {
+        hidden: Hidden::H256,
+        output_buckets: OutputBuckets::Single,
+        input_buckets: InputBuckets::Single,
+    };
 
-    /// Feature-transformer weights: `INPUTS × hidden`.
+    /// A shape without input buckets.
+    pub const fn new(hidden: Hidden, output_buckets: OutputBuckets) -> Arch {
+        Arch { hidden, output_buckets, input_buckets: InputBuckets::Single }
+    }
+
+    /// Feature-transformer weights: `input sets × INPUTS × hidden`.
     pub const fn ft_weights_len(self) -> usize {
-        INPUTS * self.hidden.size()
+        self.input_buckets.count() * INPUTS * self.hidden.size()
     }
     /// Output weights: `buckets × 2 × hidden`.
     pub const fn out_weights_len(self) -> usize {
@@ -219,9 +313,14 @@ impl Arch {
 }
 
 impl core::fmt::Display for Arch {
-    /// `768→256×2→1`, or with material buckets `768→512×2→1×8 buckets`.
+    /// `768→256×2→1`, with material buckets `768→512×2→1×8 material buckets`, with king buckets
+    /// `768×4 king buckets→256×2→1`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{INPUTS}→{}×2→1", self.hidden.size())?;
+        write!(f, "{INPUTS}")?;
+        if self.input_buckets == InputBuckets::King4 {
+            write!(f, "×{KING_BUCKETS} king buckets")?;
+        }
+        write!(f, "→{}×2→1", self.hidden.size())?;
         match self.output_buckets {
             OutputBuckets::Single => Ok(()),
             OutputBuckets::Material => write!(f, "×{MATERIAL_BUCKETS} material buckets"),
@@ -427,16 +526,33 @@ impl Network {
         self.ft_weights[f * H..(f + 1) * H].try_into().expect("H-wide column")
     }
 
+    /// `perspective`'s input-set key in `pos` ([`InputBuckets::key`]).
+    #[inline(always)]
+    fn key(&self, perspective: Color, pos: &Position) -> (usize, bool) {
+        self.arch.input_buckets.key(perspective, pos.king(perspective))
+    }
+
+    /// `color`'s accumulator of `pos` computed from scratch into `half`.
+    fn refresh_half<const H: usize>(
+        &self,
+        level: simd::Level,
+        pos: &Position,
+        color: Color,
+        half: &mut [i16; H],
+    ) {
+        let key = self.key(color, pos);
+        half.copy_from_slice(&self.ft_bias);
+        for sq in pos.occupied() {
+            let piece = pos.piece_on(sq).expect("occupied square");
+            simd::add(level, half, self.column::<H>(bucketed_feature(color, key, piece, sq)));
+        }
+    }
+
     /// Both accumulators of `pos` computed from scratch into `acc`.
     fn refresh_into<const H: usize>(&self, pos: &Position, acc: &mut Acc<H>) {
         let level = simd::detected();
         for color in Color::ALL {
-            let half = &mut acc.halves[color as usize];
-            half.copy_from_slice(&self.ft_bias);
-            for sq in pos.occupied() {
-                let piece = pos.piece_on(sq).expect("occupied square");
-                simd::add(level, half, self.column::<H>(feature(color, piece, sq)));
-            }
+            self.refresh_half(level, pos, color, &mut acc.halves[color as usize]);
         }
     }
 
@@ -509,11 +625,34 @@ impl Network {
 pub struct Delta {
     added: [Option<(Piece, Square)>; 2],
     removed: [Option<(Piece, Square)>; 2],
+    /// A king move: its colour, from and to (for king buckets, which may need a refresh).
+    king: Option<(Color, Square, Square)>,
 }
 
 impl Delta {
     /// The changes `mv` makes to `pos` (before it is played). `mv` must be legal in `pos`.
     pub fn of_move(pos: &Position, mv: Move) -> Delta {
+        let mut delta = Delta::changes(pos, mv);
+        let piece = pos.piece_on(mv.from()).expect("a legal move moves a piece");
+        if piece.piece_type() == PieceType::King {
+            let to = if mv.kind() == MoveKind::Castling { castling_destinations(mv).0 } else { mv.to() };
+            delta.king = Some((piece.color(), mv.from(), to));
+        }
+        delta
+    }
+
+    /// Whether `perspective`'s accumulator must be computed afresh after this move, with `buckets`.
+    #[inline(always)]
+    fn needs_refresh(&self, buckets: InputBuckets, perspective: Color) -> bool {
+        match self.king {
+            Some((color, from, to)) => {
+                color == perspective && buckets.key(color, from) != buckets.key(color, to)
+            }
+            None => false,
+        }
+    }
+
+    fn changes(pos: &Position, mv: Move) -> Delta {
         let us = pos.side_to_move();
         let (from, to) = (mv.from(), mv.to());
         let piece = pos.piece_on(from).expect("a legal move moves a piece");
@@ -521,10 +660,12 @@ impl Delta {
             MoveKind::Normal => Delta {
                 added: [Some((piece, to)), None],
                 removed: [Some((piece, from)), pos.piece_on(to).map(|victim| (victim, to))],
+                king: None,
             },
             MoveKind::Promotion => Delta {
                 added: [Some((Piece::new(us, mv.promotion().unwrap_or(PieceType::Queen)), to)), None],
                 removed: [Some((piece, from)), pos.piece_on(to).map(|victim| (victim, to))],
+                king: None,
             },
             MoveKind::EnPassant => Delta {
                 added: [Some((piece, to)), None],
@@ -532,30 +673,46 @@ impl Delta {
                     Some((piece, from)),
                     Some((Piece::new(us.flip(), PieceType::Pawn), Square::new(to.file(), from.rank()))),
                 ],
+                king: None,
             },
             MoveKind::Castling => {
                 let (king_to, rook_to) = castling_destinations(mv);
                 Delta {
                     added: [Some((piece, king_to)), Some((Piece::new(us, PieceType::Rook), rook_to))],
                     removed: [Some((piece, from)), Some((Piece::new(us, PieceType::Rook), to))],
+                    king: None,
                 }
             }
         }
     }
 
-    /// `dst = src` with this delta applied, for both perspectives.
+    /// `dst = src` with this delta applied, for `color`'s perspective whose input-set key is `key`.
+    #[inline(always)]
+    fn apply_half<const H: usize>(
+        &self,
+        net: &Network,
+        level: simd::Level,
+        color: Color,
+        key: (usize, bool),
+        src: &[i16; H],
+        dst: &mut [i16; H],
+    ) {
+        let cols = |list: &[Option<(Piece, Square)>; 2]| {
+            let mut out: simd::Columns<H> = [None, None];
+            for (o, e) in out.iter_mut().zip(list) {
+                *o = e.map(|(p, s)| net.column::<H>(bucketed_feature(color, key, p, s)));
+            }
+            out
+        };
+        simd::update(level, src, dst, cols(&self.added), cols(&self.removed));
+    }
+
+    /// `dst = src` with this delta applied, for both perspectives (a network without input buckets).
     #[inline(always)]
     fn apply<const H: usize>(&self, net: &Network, level: simd::Level, src: &Acc<H>, dst: &mut Acc<H>) {
         for color in Color::ALL {
             let c = color as usize;
-            let cols = |list: &[Option<(Piece, Square)>; 2]| {
-                let mut out: simd::Columns<H> = [None, None];
-                for (o, e) in out.iter_mut().zip(list) {
-                    *o = e.map(|(p, s)| net.column::<H>(feature(color, p, s)));
-                }
-                out
-            };
-            simd::update(level, &src.halves[c], &mut dst.halves[c], cols(&self.added), cols(&self.removed));
+            self.apply_half(net, level, color, (0, false), &src.halves[c], &mut dst.halves[c]);
         }
     }
 }
@@ -643,7 +800,8 @@ pub struct AccumulatorStack {
 #[derive(Clone, Copy)]
 struct Entry {
     delta: Delta,
-    computed: bool,
+    /// Whether White's and Black's accumulators of this entry are up to date.
+    computed: [bool; 2],
 }
 
 /// Entries allocated up front: more than the search's deepest line, so pushing never reallocates.
@@ -655,25 +813,61 @@ impl Default for AccumulatorStack {
     }
 }
 
-/// Brings `accs[top]` up to date from the nearest computed entry below it.
+/// Brings `accs[top]` (the accumulators of `pos`) up to date from the nearest computed entry below it,
+/// or, with king buckets, computes a perspective afresh when its king changed bucket or side on the way.
 #[inline(always)]
-fn update_to<const H: usize>(net: &Network, moves: &mut [Entry], accs: &mut [Acc<H>], top: usize) {
+fn update_to<const H: usize>(
+    net: &Network,
+    moves: &mut [Entry],
+    accs: &mut [Acc<H>],
+    top: usize,
+    pos: &Position,
+) {
     let level = simd::detected();
-    let mut first = top;
-    while !moves[first].computed {
-        first -= 1;
+    let buckets = net.arch.input_buckets;
+    if buckets == InputBuckets::Single {
+        // Both perspectives at once, from the same ancestor (they are always computed together).
+        let mut first = top;
+        while !moves[first].computed[0] {
+            first -= 1;
+        }
+        for i in first + 1..=top {
+            let (done, rest) = accs.split_at_mut(i);
+            moves[i].delta.apply(net, level, &done[i - 1], &mut rest[0]);
+            moves[i].computed = [true; 2];
+        }
+        return;
     }
-    for i in first + 1..=top {
-        let (done, rest) = accs.split_at_mut(i);
-        moves[i].delta.apply(net, level, &done[i - 1], &mut rest[0]);
-        moves[i].computed = true;
+    for color in Color::ALL {
+        let c = color as usize;
+        let mut first = top;
+        let mut refresh = false;
+        while !moves[first].computed[c] {
+            if moves[first].delta.needs_refresh(buckets, color) {
+                refresh = true;
+                break;
+            }
+            first -= 1;
+        }
+        if refresh {
+            net.refresh_half(level, pos, color, &mut accs[top].halves[c]);
+            moves[top].computed[c] = true;
+            continue;
+        }
+        // No bucket or side change of this king since `first`: the key is the same all the way.
+        let key = net.key(color, pos);
+        for i in first + 1..=top {
+            let (done, rest) = accs.split_at_mut(i);
+            moves[i].delta.apply_half(net, level, color, key, &done[i - 1].halves[c], &mut rest[0].halves[c]);
+            moves[i].computed[c] = true;
+        }
     }
 }
 
 impl AccumulatorStack {
     /// An empty stack; [`AccumulatorStack::reset`] it to a position before use.
     pub fn new() -> AccumulatorStack {
-        let blank = Entry { delta: Delta::default(), computed: false };
+        let blank = Entry { delta: Delta::default(), computed: [false; 2] };
         AccumulatorStack { moves: vec![blank; INITIAL_ENTRIES], lanes: Lanes::Empty, len: 0 }
     }
 
@@ -683,7 +877,7 @@ impl AccumulatorStack {
             self.lanes = Lanes::of(net.arch.hidden, self.moves.len());
         }
         with_lanes!(&mut self.lanes, v, H => net.refresh_into::<H>(pos, &mut v[0]));
-        self.moves[0].computed = true;
+        self.moves[0].computed = [true; 2];
         self.len = 1;
     }
 
@@ -711,14 +905,14 @@ impl AccumulatorStack {
         }
         let e = &mut self.moves[self.len];
         e.delta = delta;
-        e.computed = false;
+        e.computed = [false; 2];
         self.len += 1;
     }
 
     /// One more entry (a line deeper than [`INITIAL_ENTRIES`]).
     #[cold]
     fn grow(&mut self) {
-        self.moves.push(Entry { delta: Delta::default(), computed: false });
+        self.moves.push(Entry { delta: Delta::default(), computed: [false; 2] });
         with_lanes!(&mut self.lanes, v, _H => v.push(v[v.len() - 1]));
         debug_assert_eq!(self.lanes.len(), self.moves.len());
     }
@@ -730,16 +924,16 @@ impl AccumulatorStack {
         self.len -= 1;
     }
 
-    /// A copy of the current position's accumulators, brought up to date (tests compare it with
-    /// [`Network::refresh`]).
+    /// A copy of the accumulators of `pos` (the position the pushes led to), brought up to date (tests
+    /// compare it with [`Network::refresh`]).
     ///
     /// # Panics
     /// If the stack was last reset with a network of another width than `net`'s, or never.
-    pub fn current(&mut self, net: &Network) -> Accumulator {
+    pub fn current(&mut self, net: &Network, pos: &Position) -> Accumulator {
         assert_eq!(self.lanes.hidden(), Some(net.arch.hidden), "a stack reset with another network");
         let top = self.len - 1;
         with_lanes!(&mut self.lanes, v, H => {
-            update_to::<H>(net, &mut self.moves, v, top);
+            update_to::<H>(net, &mut self.moves, v, top, pos);
             Accumulator::from_acc(&v[top])
         })
     }
@@ -754,7 +948,7 @@ impl AccumulatorStack {
         let top = self.len - 1;
         let (stm, pieces) = (pos.side_to_move(), pos.occupied().len());
         with_lanes!(&mut self.lanes, v, H => {
-            update_to::<H>(net, &mut self.moves, v, top);
+            update_to::<H>(net, &mut self.moves, v, top, pos);
             net.output_h::<H>(simd::detected(), &v[top], stm, pieces)
         })
     }
