@@ -3,13 +3,24 @@
 //! is the number of leaves, with no make/unmake. The make before it (two plies above the leaves) plays
 //! the move on a copy of the state without the undo stack, the key or the clocks, which the count never
 //! reads (release builds; debug builds make every move in full, checking the key).
+//!
+//! The leaf counts of sibling positions share most of their work: the side to move there is the same,
+//! and one move of the other side leaves most of its knights' and sliders' moves as they were. So the
+//! node two plies above the leaves counts those once ([`FreePieceMoves`]), and each child recounts only
+//! the pieces whose moves the move touched; the king, the pawns, pinned pieces and castling are counted
+//! in each child as before, and a child in check, or with other pins, is counted in full.
 
 use core::{
     fmt,
     sync::atomic::{AtomicBool, Ordering},
 };
 
-use crate::{board::Position, error::quote, types::Move};
+use crate::{
+    attacks::{bishop_attacks, knight_attacks, rook_attacks},
+    board::Position,
+    error::quote,
+    types::{Bitboard, Move, PieceType, Square},
+};
 
 /// The number of leaf nodes `depth` plies below `pos` (1 at depth 0).
 ///
@@ -21,17 +32,29 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
-        // The last make: a copy of the state, the move without the undo stack, key or clocks (the count
-        // reads none of them), the count, and the copy put back. Debug builds take the full make below,
-        // whose consistency check covers the key at every ply of the perft tests.
-        2 if !cfg!(debug_assertions) => {
+        2 => {
             let moves = pos.legal_moves();
+            let shared = FreePieceMoves::new(pos);
             let mut nodes = 0;
-            let saved = pos.s;
-            for &mv in moves.iter() {
-                pos.apply_move::<false>(mv);
-                nodes += pos.count_legal();
-                pos.s = saved;
+            if cfg!(debug_assertions) {
+                // The full make, whose consistency check covers the key at every ply of the perft tests,
+                // and each shared count checked against the plain one.
+                for &mv in moves.iter() {
+                    pos.play_unchecked(mv);
+                    let count = shared.count(pos);
+                    debug_assert_eq!(count, pos.count_legal(), "after {mv:?}: {}", pos.fen());
+                    nodes += count;
+                    pos.undo_move();
+                }
+            } else {
+                // The last make: a copy of the state, the move without the undo stack, key or clocks (the
+                // count reads none of them), the count, and the copy put back.
+                let saved = pos.s;
+                for &mv in moves.iter() {
+                    pos.apply_move::<false>(mv);
+                    nodes += shared.count(pos);
+                    pos.s = saved;
+                }
             }
             nodes
         }
@@ -45,6 +68,115 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
             }
             nodes
         }
+    }
+}
+
+/// At most 15 pieces besides the king, each at most two slider parts (a queen's diagonal and straight
+/// moves are kept apart, so that a move across one of its lines recounts only that half).
+const MAX_SLIDER_PARTS: usize = 30;
+
+/// One slider's moves along its diagonals or along its rank and file, at the node above the leaves.
+#[derive(Clone, Copy)]
+struct SliderPart {
+    /// The squares whose change (occupied or not, the mover's own or not) can change these moves: the
+    /// attacked squares and the slider's own square (it may be captured).
+    watch: Bitboard,
+    square: Square,
+    diagonal: bool,
+    moves: u32,
+}
+
+/// The moves of the unpinned knights and sliders of the side NOT to move at a node two plies above the
+/// leaves, counted once for all the children's leaf counts. A child's count recounts only the slider
+/// parts whose watched squares the move changed, and the knights after a capture.
+pub(crate) struct FreePieceMoves {
+    occupied: Bitboard,
+    theirs: Bitboard,
+    pinned: Bitboard,
+    knights: Bitboard,
+    knight_moves: u64,
+    slider_moves: u64,
+    len: usize,
+    parts: [SliderPart; MAX_SLIDER_PARTS],
+}
+
+impl FreePieceMoves {
+    /// The counts for the children of `pos` (the side not to move in `pos` is the one they count).
+    #[inline(always)]
+    pub(crate) fn new(pos: &Position) -> FreePieceMoves {
+        let them = pos.side_to_move().flip();
+        let (_, pinned) = pos.check_info(them);
+        let theirs = pos.colored(them);
+        let occupied = pos.occupied();
+        let targets = !theirs;
+        let free = theirs & !pinned;
+        let knights = pos.pieces(PieceType::Knight) & free;
+        let mut knight_moves = 0;
+        for from in knights {
+            knight_moves += u64::from((knight_attacks(from) & targets).len());
+        }
+        let empty_part = SliderPart { watch: Bitboard::EMPTY, square: Square::A1, diagonal: false, moves: 0 };
+        let mut shared = FreePieceMoves {
+            occupied,
+            theirs,
+            pinned,
+            knights,
+            knight_moves,
+            slider_moves: 0,
+            len: 0,
+            parts: [empty_part; MAX_SLIDER_PARTS],
+        };
+        let queens = pos.pieces(PieceType::Queen);
+        for (diagonal, sliders) in
+            [(true, pos.pieces(PieceType::Bishop)), (false, pos.pieces(PieceType::Rook))]
+        {
+            for from in (sliders | queens) & free {
+                let attacks =
+                    if diagonal { bishop_attacks(from, occupied) } else { rook_attacks(from, occupied) };
+                let moves = (attacks & targets).len();
+                shared.parts[shared.len] =
+                    SliderPart { watch: attacks | from.bitboard(), square: from, diagonal, moves };
+                shared.len += 1;
+                shared.slider_moves += u64::from(moves);
+            }
+        }
+        shared
+    }
+
+    /// The number of legal moves in `child`, a child of the position these counts were made for.
+    #[inline(always)]
+    pub(crate) fn count(&self, child: &Position) -> u64 {
+        if child.checkers().any() || child.pinned() != self.pinned {
+            return child.count_legal();
+        }
+        let theirs = child.colored(child.side_to_move());
+        let occupied = child.occupied();
+        let targets = !theirs;
+        // The squares the move emptied, filled, or took from them.
+        let changed = (occupied ^ self.occupied) | (theirs ^ self.theirs);
+        let mut nodes = child.count_legal_fixed_pieces() + self.slider_moves;
+        if (self.theirs & !theirs).is_empty() {
+            nodes += self.knight_moves;
+        } else {
+            // A capture: the square taken is a new target for their knights, or it held one.
+            for from in self.knights & theirs {
+                nodes += u64::from((knight_attacks(from) & targets).len());
+            }
+        }
+        for part in &self.parts[..self.len] {
+            if (part.watch & changed).any() {
+                nodes -= u64::from(part.moves);
+                if theirs.has(part.square) {
+                    let attacks = if part.diagonal {
+                        bishop_attacks(part.square, occupied)
+                    } else {
+                        rook_attacks(part.square, occupied)
+                    };
+                    nodes += u64::from((attacks & targets).len());
+                }
+            }
+        }
+        nodes
     }
 }
 

@@ -342,7 +342,13 @@ impl Position {
     /// their attack squares; a king never does.
     #[inline(always)]
     pub(crate) fn update_check_info(&mut self) {
-        let us = self.s.side_to_move;
+        (self.s.checkers, self.s.pinned) = self.check_info(self.s.side_to_move);
+    }
+
+    /// The enemy pieces giving check to `us`'s king, and `us`'s pieces pinned to it (for either side:
+    /// perft's leaf count asks for the side not to move, [`Position::update_check_info`] for the other).
+    #[inline(always)]
+    pub(crate) fn check_info(&self, us: Color) -> (Bitboard, Bitboard) {
         let them = us.flip();
         let king = self.king(us);
         let occupied = self.occupied();
@@ -363,8 +369,7 @@ impl Position {
                 pinned |= blockers;
             }
         }
-        self.s.checkers = checkers;
-        self.s.pinned = pinned & self.colored(us);
+        (checkers, pinned & self.colored(us))
     }
 
     /// True if the side to move can legally take en passant on `ep` with the pawn on `from`: the king

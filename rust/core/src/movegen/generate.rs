@@ -101,23 +101,34 @@ impl Position {
     #[inline]
     pub fn generate<S: MoveSink>(&self, kind: GenKind, sink: &mut S) {
         match kind {
-            GenKind::All => self.gen::<ALL, S>(sink),
-            GenKind::CapturesAndPromotions => self.gen::<CAPTURES, S>(sink),
-            GenKind::Quiets => self.gen::<QUIETS, S>(sink),
+            GenKind::All => self.gen::<ALL, true, S>(sink),
+            GenKind::CapturesAndPromotions => self.gen::<CAPTURES, true, S>(sink),
+            GenKind::Quiets => self.gen::<QUIETS, true, S>(sink),
         }
     }
 
     /// Emits every legal move to `sink`.
     #[inline]
     pub fn generate_legal<S: MoveSink>(&self, sink: &mut S) {
-        self.gen::<ALL, S>(sink);
+        self.gen::<ALL, true, S>(sink);
     }
 
     /// The number of legal moves (bulk count: no list is built).
     #[inline]
     pub fn count_legal(&self) -> u64 {
         let mut counter = MoveCounter(0);
-        self.gen::<ALL, _>(&mut counter);
+        self.gen::<ALL, true, _>(&mut counter);
+        counter.0
+    }
+
+    /// The number of legal moves other than those of the unpinned knights, bishops, rooks and queens,
+    /// for a side not in check: perft's [`crate::perft`] leaf count adds theirs from the node above,
+    /// where they were counted once for all the sibling positions.
+    #[inline(always)]
+    pub(crate) fn count_legal_fixed_pieces(&self) -> u64 {
+        debug_assert!(self.s.checkers.is_empty());
+        let mut counter = MoveCounter(0);
+        self.gen::<ALL, false, _>(&mut counter);
         counter.0
     }
 
@@ -126,8 +137,9 @@ impl Position {
         self.count_legal() > 0
     }
 
+    /// Without `FREE_PIECES` the unpinned knights, bishops, rooks and queens are left out.
     #[inline(always)]
-    fn gen<const KIND: u8, S: MoveSink>(&self, sink: &mut S) {
+    fn gen<const KIND: u8, const FREE_PIECES: bool, S: MoveSink>(&self, sink: &mut S) {
         let us = self.s.side_to_move;
         let them = us.flip();
         let ours = self.colored(us);
@@ -165,25 +177,30 @@ impl Position {
         let pinned = self.s.pinned;
         let piece_targets = targets & check_mask;
 
-        for from in self.colored_pieces(us, PieceType::Knight) & !pinned {
-            let to = knight_attacks(from) & piece_targets;
-            if to.any() {
-                sink.moves(from, to);
+        if FREE_PIECES {
+            for from in self.colored_pieces(us, PieceType::Knight) & !pinned {
+                let to = knight_attacks(from) & piece_targets;
+                if to.any() {
+                    sink.moves(from, to);
+                }
             }
-        }
-        let queens = self.colored_pieces(us, PieceType::Queen);
-        for from in (self.colored_pieces(us, PieceType::Bishop) | queens) & !pinned {
-            let attacks =
-                if queens.has(from) { queen_attacks(from, occupied) } else { bishop_attacks(from, occupied) };
-            let to = attacks & piece_targets;
-            if to.any() {
-                sink.moves(from, to);
+            let queens = self.colored_pieces(us, PieceType::Queen);
+            for from in (self.colored_pieces(us, PieceType::Bishop) | queens) & !pinned {
+                let attacks = if queens.has(from) {
+                    queen_attacks(from, occupied)
+                } else {
+                    bishop_attacks(from, occupied)
+                };
+                let to = attacks & piece_targets;
+                if to.any() {
+                    sink.moves(from, to);
+                }
             }
-        }
-        for from in self.colored_pieces(us, PieceType::Rook) & !pinned {
-            let to = rook_attacks(from, occupied) & piece_targets;
-            if to.any() {
-                sink.moves(from, to);
+            for from in self.colored_pieces(us, PieceType::Rook) & !pinned {
+                let to = rook_attacks(from, occupied) & piece_targets;
+                if to.any() {
+                    sink.moves(from, to);
+                }
             }
         }
         // Pinned sliders move along their pin line (never possible while in check).
