@@ -17,8 +17,9 @@ use core::{
 
 use crate::{
     attacks::{bishop_attacks, knight_attacks, rook_attacks},
-    board::Position,
+    board::{BoardState, Position},
     error::quote,
+    movegen::MoveSink,
     types::{Bitboard, Move, PieceType, Square},
 };
 
@@ -33,13 +34,12 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal(),
         2 => {
-            let moves = pos.legal_moves();
             let shared = FreePieceMoves::new(pos);
             let mut nodes = 0;
             if cfg!(debug_assertions) {
                 // The full make, whose consistency check covers the key at every ply of the perft tests,
                 // and each shared count checked against the plain one.
-                for &mv in moves.iter() {
+                for &mv in pos.legal_moves().iter() {
                     pos.play_unchecked(mv);
                     let count = shared.count(pos);
                     debug_assert_eq!(count, pos.count_legal(), "after {mv:?}: {}", pos.fen());
@@ -47,14 +47,13 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
                     pos.undo_move();
                 }
             } else {
-                // The last make: a copy of the state, the move without the undo stack, key or clocks (the
-                // count reads none of them), the count, and the copy put back.
-                let saved = pos.s;
-                for &mv in moves.iter() {
-                    pos.apply_move::<false>(mv);
-                    nodes += shared.count(pos);
-                    pos.s = saved;
-                }
+                // The last make, in a move sink: each move the generator emits is played on a copy of
+                // the state without the undo stack, key or clocks (the count reads none of them) and its
+                // leaves counted at once; no move list, the mover's kind looked up once per piece.
+                let mut sink =
+                    LastMakes { child: pos.without_history(), parent: pos.s, shared: &shared, nodes: 0 };
+                pos.generate_legal(&mut sink);
+                nodes = sink.nodes;
             }
             nodes
         }
@@ -68,6 +67,56 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
             }
             nodes
         }
+    }
+}
+
+/// Perft's depth-2 loop as a [`MoveSink`]: plays each generated move on `child` (a copy of the parent
+/// without its history), counts the child's leaves, and puts the parent's state back.
+struct LastMakes<'a> {
+    child: Position,
+    parent: BoardState,
+    shared: &'a FreePieceMoves,
+    nodes: u64,
+}
+
+impl LastMakes<'_> {
+    #[inline(always)]
+    fn count_and_restore(&mut self) {
+        self.nodes += self.shared.count(&self.child);
+        self.child.s = self.parent;
+    }
+}
+
+impl MoveSink for LastMakes<'_> {
+    #[inline(always)]
+    fn moves(&mut self, from: Square, targets: Bitboard) {
+        let moved = self.child.piece_type_on_occupied(from);
+        for to in targets {
+            self.child.apply_generated(moved, from, to, moved);
+            self.count_and_restore();
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, offset: i8, promotion: bool) {
+        for to in targets {
+            let from = Square::ALL[(to as i8 - offset) as usize];
+            if promotion {
+                for placed in [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
+                    self.child.apply_generated(PieceType::Pawn, from, to, placed);
+                    self.count_and_restore();
+                }
+            } else {
+                self.child.apply_generated(PieceType::Pawn, from, to, PieceType::Pawn);
+                self.count_and_restore();
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.child.apply_move::<false>(mv);
+        self.count_and_restore();
     }
 }
 

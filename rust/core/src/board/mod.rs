@@ -7,6 +7,6 @@ mod validate;
 pub mod zobrist;
 
 pub use fen::{write_placement, STARTING_FEN};
-pub(crate) use position::castling_destinations;
 pub use position::Position;
+pub(crate) use position::{castling_destinations, BoardState};
 pub use see::SEE_VALUES;

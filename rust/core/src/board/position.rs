@@ -117,6 +117,17 @@ impl Position {
         Ok(pos)
     }
 
+    /// A copy without the move history (no allocation): a scratch board for perft's last makes.
+    pub(crate) fn without_history(&self) -> Position {
+        Position {
+            s: self.s,
+            castling_masks: self.castling_masks,
+            castling_empty: self.castling_empty,
+            chess960: self.chess960,
+            history: Vec::new(),
+        }
+    }
+
     /// The standard starting position.
     pub fn startpos() -> Position {
         Position::from_fen(super::fen::STARTING_FEN, false).expect("the starting FEN is valid")
@@ -531,6 +542,36 @@ impl Position {
         }
         if let Some(ep) = double_push_ep {
             self.set_ep_if_capturable(ep);
+        }
+        self.update_check_info();
+    }
+
+    /// Perft's last make for a move generated as a piece's target (not castling or en passant): the
+    /// `moved` piece from `from` to `to`, where it becomes `placed` (the same kind, or a promotion),
+    /// on the state without the undo stack, key or clocks, as [`Position::apply_move`] without `FULL`.
+    /// The caller knows the kind from the generator, so there is no move to decode and no lookup of the
+    /// mover's kind.
+    #[inline(always)]
+    pub(crate) fn apply_generated(&mut self, moved: PieceType, from: Square, to: Square, placed: PieceType) {
+        let us = self.s.side_to_move;
+        let them = us.flip();
+        let to_bb = to.bitboard();
+        if self.s.by_color[them as usize].has(to) {
+            let victim = self.piece_type_on_occupied(to);
+            self.s.by_type[victim as usize] ^= to_bb;
+            self.s.by_color[them as usize] ^= to_bb;
+        }
+        self.s.by_type[moved as usize] ^= from.bitboard();
+        self.s.by_type[placed as usize] ^= to_bb;
+        self.s.by_color[us as usize] ^= from.bitboard() | to_bb;
+        let lost = self.castling_masks[from as usize] | self.castling_masks[to as usize];
+        if self.s.castling.mask() & lost as usize != 0 {
+            self.s.castling.remove_mask(lost);
+        }
+        self.s.ep_square = None;
+        self.s.side_to_move = them;
+        if moved == PieceType::Pawn && (to as u8).abs_diff(from as u8) == 16 {
+            self.set_ep_if_capturable(Square::ALL[(from as usize + to as usize) / 2]);
         }
         self.update_check_info();
     }
