@@ -17,6 +17,7 @@ from typing import Any
 import camelpy
 import chess
 import pytest
+from camelpy import strength
 from camelpy.arena.engines import parse_engine
 from camelpy.arena.events import EventLog
 from camelpy.arena.match import run_match
@@ -344,6 +345,8 @@ def test_chess_levels_are_calibrated_elo_settings_and_the_small_games_node_count
     small = Game(GameSettings(variant="minichess", strength=Strength("level", "club")))
     assert small.engine_elo() is None and small.engine_limit(now=0.0).nodes == 10_000
     assert Game(GameSettings(strength=Strength("nodes", 500))).engine_elo() is None
+    elos = [value for kind, value in CHESS.levels.values() if kind == "elo"]
+    assert elos == [strength.ELO_MIN, *strength.CALIBRATED]  # the range's bottom, then the measured ones
     engine = camelpy.Engine(hash_mb=1)
     CHESS.set_elo(engine, 2400)
     assert engine.elo == 2400

@@ -19,9 +19,10 @@ from tests.test_uci import InProcess
 LOSS_POSITIONS = 30
 """Positions of tests/data/balanced.epd (the first ones) over which the average loss is measured."""
 
-LOSS_LEVELS = (1350, 2100, 2600)
-"""The levels whose average loss must fall in this order (560, 42,621 and 765,451 nodes a move): 750 and 500
-Elo apart, as the measure's noise over 30 positions (about ±6 cp between seeds) hides smaller steps."""
+LOSS_LEVELS = (1350, 2000, 2400)
+"""The levels whose average loss must fall in this order (560, 23,920 and 648,998 nodes a move): 650 and 400
+Elo apart (five and four node doublings), as the measure's noise over 30 positions (about ±6 cp between
+seeds) hides smaller steps."""
 
 REFERENCE_DEPTH = 10
 """Depth of the full-strength search that scores the best move and each played move."""
@@ -46,8 +47,16 @@ def test_the_levels_follow_the_model() -> None:
         strength.TEMPERATURE_AT_ELO_MIN,
         strength.MAX_LOSS_AT_ELO_MIN,
     )
-    doublings = (ELO_MAX - ELO_MIN) / strength.ELO_PER_DOUBLING
-    assert high.nodes == round(strength.NODES_AT_ELO_MIN * 2**doublings)
+    bend = EloLevel.from_elo(strength.ELO_BEND)
+    assert bend.nodes == round(
+        strength.NODES_AT_ELO_MIN * 2 ** ((strength.ELO_BEND - ELO_MIN) / strength.ELO_PER_DOUBLING)
+    )
+    doublings = (ELO_MAX - strength.ELO_BEND) / strength.ELO_PER_DOUBLING_ABOVE_BEND
+    assert high.nodes == round(
+        strength.NODES_AT_ELO_MIN
+        * 2 ** ((strength.ELO_BEND - ELO_MIN) / strength.ELO_PER_DOUBLING)
+        * 2**doublings
+    )
     assert (high.temperature, high.max_loss) == (
         strength.TEMPERATURE_AT_ELO_MAX,
         strength.MAX_LOSS_AT_ELO_MAX,
@@ -215,7 +224,7 @@ def test_the_options_are_listed_and_checked() -> None:
     assert session.engine._options["UCI_Elo"] == ELO_MIN and not session.engine._options["UCI_LimitStrength"]
     said = session.run("setoption name UCI_LimitStrength value true", "setoption name uci_elo value 2100")
     assert said[-1] == (
-        "info string UCI_Elo 2100: at most 42621 nodes a move, then one of the 4 best lines within 45 cp of"
+        "info string UCI_Elo 2100: at most 54593 nodes a move, then one of the 4 best lines within 45 cp of"
         " the best, weighted exp(-loss/15.5 cp)"
     )
     assert session.run("isready") == ["readyok"]

@@ -4,16 +4,22 @@ Chess960, pondering, and a complete camelpy-vs-camelpy game."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.engine
 import chess.pgn
 import pytest
+import yaml
+from camelpy import strength
+
+from tests.conftest import REPO_ROOT
 
 ENGINE_COMMAND = [sys.executable, "-m", "camelpy"]
 
@@ -101,6 +107,30 @@ def test_lichess_bot_default_options() -> None:
         assert sum(wdl.relative) == 1000
         # lichess-bot reads the score this way for draw offers and resigning
         assert isinstance(result.info["score"].relative.score(mate_score=40000), int)
+
+
+def lichess_bot_config() -> dict[str, Any]:
+    """The lichess-bot ``engine:`` section that the UCI page gives, read from its ``yaml`` block."""
+    text = (REPO_ROOT / "docs" / "guide" / "uci.md").read_text(encoding="utf-8")
+    blocks = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
+    engines = [block["engine"] for block in blocks if isinstance(block, dict) and "engine" in block]
+    assert len(engines) == 1, "the UCI page gives one lichess-bot engine section"
+    return dict(engines[0])
+
+
+def test_the_documented_lichess_bot_config_plays_at_a_calibrated_level() -> None:
+    """The page's lichess-bot section: camelpy's name and protocol, a calibrated ``UCI_Elo`` (one of
+    the settings measured against Stockfish), and its ``uci_options`` accepted as lichess-bot sends them
+    (python-chess's ``configure``, which refuses an option the engine does not list)."""
+    config = lichess_bot_config()
+    assert (config["protocol"], config["name"]) == ("uci", "camelpy")
+    options = config["uci_options"]
+    assert options["UCI_LimitStrength"] is True and options["UCI_Elo"] in strength.CALIBRATED
+    with chess.engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as uci:
+        uci.configure(options)
+        board = chess.Board()
+        limit = chess.engine.Limit(white_clock=5.0, black_clock=5.0, white_inc=0.1, black_inc=0.1)
+        assert uci.play(board, limit).move in board.legal_moves
 
 
 def test_chess960_game_with_uci_chess960() -> None:

@@ -24,15 +24,16 @@ reproducible; a different seed (``Strength Seed``, ``Engine(elo_seed=...)``) giv
 >>> level
 EloLevel(elo=1350, nodes=560, temperature=60.0, max_loss=200)
 >>> EloLevel.from_elo(2850).nodes, EloLevel.from_elo(2850).temperature
-(3243867, 4.0)
+(26601372, 4.0)
 >>> lines = [Candidate("e2e4", cp=30), Candidate("d2d4", cp=25), Candidate("g2g4", cp=-250)]
 >>> choose(level, lines, 0.0), choose(level, lines, 0.99)
 ('e2e4', 'd2d4')
 >>> choose(level, [Candidate("a1a8", cp=50), Candidate("h5f7", mate=1)], 0.99)
 'h5f7'
 
-The figures are the model before calibration: the levels' numbers are meant to be Stockfish 15.1's
-``UCI_Elo`` scale, and the games that measure them are described in the UCI page of the documentation.
+The levels' numbers are Stockfish 15.1's ``UCI_Elo`` scale: the node curve is fitted by games against
+Stockfish at the same setting, and :data:`CALIBRATED` are the settings measured within ±100 Elo (the table
+and the commands are in the UCI page of the documentation, "Calibration").
 """
 
 from __future__ import annotations
@@ -47,11 +48,14 @@ import chess.polyglot
 from camelpy import _core
 
 __all__ = [
+    "CALIBRATED",
     "CANDIDATES",
     "DEFAULT_ELO",
     "ELO_MAX",
     "ELO_MIN",
+    "ELO_BEND",
     "ELO_PER_DOUBLING",
+    "ELO_PER_DOUBLING_ABOVE_BEND",
     "MAX_LOSS_AT_ELO_MAX",
     "MAX_LOSS_AT_ELO_MIN",
     "MAX_SEED",
@@ -85,8 +89,17 @@ by games against Stockfish 15.1's levels (docs/guide/uci.md, "Calibration"): the
 doubling every 150 Elo, played its 1600 and 2400 settings about 110 and 270 Elo below their numbers."""
 
 ELO_PER_DOUBLING = 120
-"""Elo per doubling of the node limit, on Stockfish's scale together with the temperature falling alongside
-(3.2 M nodes at ELO_MAX): fitted from the same games, a doubling was worth 120 Elo there."""
+"""Elo per doubling of the node limit up to :data:`ELO_BEND`, on Stockfish's scale together with the
+temperature falling alongside: fitted from a 20-game pilot at 1600 and 2400; the 1600 and 2000 settings
+then played 69 and 94 Elo below their numbers over 200 games each (within the ±100 aimed at)."""
+
+ELO_BEND = 2000
+"""Where the node curve steepens: above it a doubling of the nodes was worth less (about 100 Elo: the 2400
+setting at 241,102 nodes, on the curve below, played 148 ± 75 below its number over 72 games)."""
+
+ELO_PER_DOUBLING_ABOVE_BEND = 84
+"""Elo per doubling above :data:`ELO_BEND`: the slope that takes 2000's 23,920 nodes to about 650,000 at
+2400, the nodes a doubling of 100 Elo asks for to make up the 148 Elo measured there."""
 
 CANDIDATES = 4
 """MultiPV lines the choice is made among: enough for a real choice, few enough that the level's nodes still
@@ -105,6 +118,11 @@ pawns, a plausible mistake for a club player, never a dropped piece the search h
 
 MAX_LOSS_AT_ELO_MAX = 10
 """The largest loss at ELO_MAX: a tenth of a pawn."""
+
+CALIBRATED = (1600, 2000, 2400)
+"""The ``UCI_Elo`` settings measured by games against Stockfish 15.1 at the same setting (200 games each at
+10 s + 0.1 s; the table is in the UCI page of the documentation): the GUI's chess levels and the
+documented lichess-bot configuration use them."""
 
 MAX_SEED = 2**31 - 1
 """Largest seed (``Strength Seed``, as ``BookSeed``)."""
@@ -128,12 +146,13 @@ class EloLevel:
     @classmethod
     def from_elo(cls, elo: int) -> EloLevel:
         """The level for *elo*: the node limit doubles every :data:`ELO_PER_DOUBLING` Elo from
-        :data:`NODES_AT_ELO_MIN`; the temperature and the largest loss fall geometrically (by the same
-        factor for each Elo step) from their values at :data:`ELO_MIN` to those at :data:`ELO_MAX`, as an
-        Elo difference is a ratio of odds: the size of the mistakes shrinks by a factor, not by an amount.
+        :data:`NODES_AT_ELO_MIN` up to :data:`ELO_BEND`, then every :data:`ELO_PER_DOUBLING_ABOVE_BEND`;
+        the temperature and the largest loss fall geometrically (by the same factor for each Elo step)
+        from their values at :data:`ELO_MIN` to those at :data:`ELO_MAX`, as an Elo difference is a
+        ratio of odds: the size of the mistakes shrinks by a factor, not by an amount.
 
         >>> EloLevel.from_elo(2100)
-        EloLevel(elo=2100, nodes=42621, temperature=15.5, max_loss=45)
+        EloLevel(elo=2100, nodes=54593, temperature=15.5, max_loss=45)
         >>> EloLevel.from_elo(1000)
         Traceback (most recent call last):
         ...
@@ -141,7 +160,9 @@ class EloLevel:
         """
         check_elo(elo)
         share = (elo - ELO_MIN) / (ELO_MAX - ELO_MIN)
-        nodes = round(NODES_AT_ELO_MIN * 2 ** ((elo - ELO_MIN) / ELO_PER_DOUBLING))
+        doublings = (min(elo, ELO_BEND) - ELO_MIN) / ELO_PER_DOUBLING
+        doublings += max(0, elo - ELO_BEND) / ELO_PER_DOUBLING_ABOVE_BEND
+        nodes = round(NODES_AT_ELO_MIN * 2**doublings)
         temperature = TEMPERATURE_AT_ELO_MIN * (TEMPERATURE_AT_ELO_MAX / TEMPERATURE_AT_ELO_MIN) ** share
         max_loss = MAX_LOSS_AT_ELO_MIN * (MAX_LOSS_AT_ELO_MAX / MAX_LOSS_AT_ELO_MIN) ** share
         return cls(elo, nodes, round(temperature, 1), round(max_loss))
