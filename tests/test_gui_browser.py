@@ -413,8 +413,8 @@ def test_play_minichess(server: str, browser: WebDriver) -> None:
     assert levels_offered(browser) == [
         "beginner (Elo 1350)",
         "club (Elo 1600)",
+        "advanced (Elo 1800)",
         "expert (Elo 2000)",
-        "master (Elo 2400)",
         "full (3 s)",
     ]
     Select(browser.find_element(By.ID, "ng-strength")).select_by_value("level:expert")

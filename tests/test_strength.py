@@ -20,7 +20,7 @@ LOSS_POSITIONS = 30
 """Positions of tests/data/balanced.epd (the first ones) over which the average loss is measured."""
 
 LOSS_LEVELS = (1350, 2000, 2400)
-"""The levels whose average loss must fall in this order (560, 23,920 and 648,998 nodes a move): 650 and 400
+"""The levels whose average loss must fall in this order (900, 38,443 and 1,043,032 nodes a move): 650 and 400
 Elo apart (five and four node doublings), as the measure's noise over 30 positions (about ±6 cp between
 seeds) hides smaller steps."""
 
@@ -224,7 +224,7 @@ def test_the_options_are_listed_and_checked() -> None:
     assert session.engine._options["UCI_Elo"] == ELO_MIN and not session.engine._options["UCI_LimitStrength"]
     said = session.run("setoption name UCI_LimitStrength value true", "setoption name uci_elo value 2100")
     assert said[-1] == (
-        "info string UCI_Elo 2100: at most 54593 nodes a move, then one of the 4 best lines within 45 cp of"
+        "info string UCI_Elo 2100: at most 87739 nodes a move, then one of the 4 best lines within 45 cp of"
         " the best, weighted exp(-loss/15.5 cp)"
     )
     assert session.run("isready") == ["readyok"]

@@ -125,7 +125,7 @@ class Engine:
         >>> engine = camelpy.Engine()
         >>> engine.elo = 2100
         >>> engine.elo, engine.level
-        (2100, EloLevel(elo=2100, nodes=54593, temperature=15.5, max_loss=45))
+        (2100, EloLevel(elo=2100, nodes=87739, temperature=15.5, max_loss=45))
         """
         return None if self._elo is None else self._elo.elo
 

@@ -22,9 +22,9 @@ reproducible; a different seed (``Strength Seed``, ``Engine(elo_seed=...)``) giv
 
 >>> level = EloLevel.from_elo(1350)
 >>> level
-EloLevel(elo=1350, nodes=560, temperature=60.0, max_loss=200)
+EloLevel(elo=1350, nodes=900, temperature=60.0, max_loss=200)
 >>> EloLevel.from_elo(2850).nodes, EloLevel.from_elo(2850).temperature
-(26601372, 4.0)
+(42752204, 4.0)
 >>> lines = [Candidate("e2e4", cp=30), Candidate("d2d4", cp=25), Candidate("g2g4", cp=-250)]
 >>> choose(level, lines, 0.0), choose(level, lines, 0.99)
 ('e2e4', 'd2d4')
@@ -83,23 +83,24 @@ DEFAULT_ELO = ELO_MIN
 """``UCI_Elo``'s default, as Stockfish 15.1's: the weakest level, the one a player switching the limit on
 most likely wants to try first."""
 
-NODES_AT_ELO_MIN = 560
+NODES_AT_ELO_MIN = 900
 """Nodes a move at ELO_MIN: a 2-3 ply search with every candidate line searched to depth 1 at least. Fitted
-by games against Stockfish 15.1's levels (docs/guide/uci.md, "Calibration"): the first guess, 400 nodes
-doubling every 150 Elo, played its 1600 and 2400 settings about 110 and 270 Elo below their numbers."""
+by games against Stockfish 15.1's levels (docs/guide/uci.md, "Calibration"): with 560 nodes the 1600 and
+2000 settings played 69 and 94 Elo below their numbers, so the curve was raised by 1.6x (about +85 Elo)."""
 
 ELO_PER_DOUBLING = 120
 """Elo per doubling of the node limit up to :data:`ELO_BEND`, on Stockfish's scale together with the
-temperature falling alongside: fitted from a 20-game pilot at 1600 and 2400; the 1600 and 2000 settings
-then played 69 and 94 Elo below their numbers over 200 games each (within the ±100 aimed at)."""
+temperature falling alongside: fitted from a 20-game pilot at 1600 and 2400; with 900 nodes at ELO_MIN the
+1600, 1800 and 2000 settings play within ±100 of their numbers (200 games each, :data:`CALIBRATED`)."""
 
 ELO_BEND = 2000
 """Where the node curve steepens: above it a doubling of the nodes was worth less (about 100 Elo: the 2400
 setting at 241,102 nodes, on the curve below, played 148 ± 75 below its number over 72 games)."""
 
 ELO_PER_DOUBLING_ABOVE_BEND = 84
-"""Elo per doubling above :data:`ELO_BEND`: the slope that takes 2000's 23,920 nodes to about 650,000 at
-2400, the nodes a doubling of 100 Elo asks for to make up the 148 Elo measured there."""
+"""Elo per doubling above :data:`ELO_BEND`: a guess from the 2400 setting's 72 games (a doubling there is
+worth about 100 Elo); not calibrated, since at 10 s + 0.1 s the clock, not the node limit, binds there
+(2400 played 100 and 109 Elo below its number with 648,998 and 1,043,032 nodes)."""
 
 CANDIDATES = 4
 """MultiPV lines the choice is made among: enough for a real choice, few enough that the level's nodes still
@@ -119,10 +120,10 @@ pawns, a plausible mistake for a club player, never a dropped piece the search h
 MAX_LOSS_AT_ELO_MAX = 10
 """The largest loss at ELO_MAX: a tenth of a pawn."""
 
-CALIBRATED = (1600, 2000, 2400)
-"""The ``UCI_Elo`` settings measured by games against Stockfish 15.1 at the same setting (200 games each at
-10 s + 0.1 s; the table is in the UCI page of the documentation): the GUI's chess levels and the
-documented lichess-bot configuration use them."""
+CALIBRATED = (1600, 1800, 2000)
+"""The ``UCI_Elo`` settings measured within ±100 Elo by games against Stockfish 15.1 at the same setting
+(200 games each at 10 s + 0.1 s; the table is in the UCI page of the documentation): the GUI's chess
+levels and the documented lichess-bot configuration use them."""
 
 MAX_SEED = 2**31 - 1
 """Largest seed (``Strength Seed``, as ``BookSeed``)."""
@@ -152,7 +153,7 @@ class EloLevel:
         ratio of odds: the size of the mistakes shrinks by a factor, not by an amount.
 
         >>> EloLevel.from_elo(2100)
-        EloLevel(elo=2100, nodes=54593, temperature=15.5, max_loss=45)
+        EloLevel(elo=2100, nodes=87739, temperature=15.5, max_loss=45)
         >>> EloLevel.from_elo(1000)
         Traceback (most recent call last):
         ...

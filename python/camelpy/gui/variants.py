@@ -72,12 +72,12 @@ FULL_STRENGTH_MS = 3_000
 CHESS_LEVELS: dict[str, Level] = {
     "beginner": ("elo", 1350),
     "club": ("elo", 1600),
+    "advanced": ("elo", 1800),
     "expert": ("elo", 2000),
-    "master": ("elo", 2400),
     "full": ("ms", FULL_STRENGTH_MS),
 }
 """Chess's named levels: ``UCI_Elo`` settings (:mod:`camelpy.strength`) on Stockfish 15.1's scale, where
-1600, 2000 and 2400 are calibrated by games (the UCI page of the documentation, "Calibration") and
+1600, 1800 and 2000 are calibrated by games (the UCI page of the documentation, "Calibration") and
 ``beginner`` is the bottom of the range, the fitted curve extended below the measured points."""
 
 NODE_LEVELS: dict[str, Level] = {
