@@ -16,11 +16,11 @@ use core::{
 };
 
 use crate::{
-    attacks::{bishop_attacks, knight_attacks, rook_attacks},
-    board::{BoardState, Position},
+    attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks},
+    board::{BoardState, CheckWatch, Position},
     error::quote,
     movegen::MoveSink,
-    types::{Bitboard, Move, PieceType, Square},
+    types::{Bitboard, CastlingSide, Move, MoveKind, PieceType, Rank, Square},
 };
 
 /// The number of leaf nodes `depth` plies below `pos` (1 at depth 0).
@@ -41,7 +41,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
                 // and each shared count checked against the plain one.
                 for &mv in pos.legal_moves().iter() {
                     pos.play_unchecked(mv);
-                    let count = shared.count(pos);
+                    let moved = match mv.kind() {
+                        MoveKind::Normal | MoveKind::Promotion => mv.from().bitboard() | mv.to().bitboard(),
+                        _ => Bitboard::FULL,
+                    };
+                    let count = shared.count(pos, shared.king_dirty(moved));
                     debug_assert_eq!(count, pos.count_legal(), "after {mv:?}: {}", pos.fen());
                     nodes += count;
                     pos.undo_move();
@@ -50,8 +54,13 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
                 // The last make, in a move sink: each move the generator emits is played on a copy of
                 // the state without the undo stack, key or clocks (the count reads none of them) and its
                 // leaves counted at once; no move list, the mover's kind looked up once per piece.
-                let mut sink =
-                    LastMakes { child: pos.without_history(), parent: pos.s, shared: &shared, nodes: 0 };
+                let mut sink = LastMakes {
+                    child: pos.without_history(),
+                    parent: pos.s,
+                    shared: &shared,
+                    watch: CheckWatch::new(pos, shared.pinned),
+                    nodes: 0,
+                };
                 pos.generate_legal(&mut sink);
                 nodes = sink.nodes;
             }
@@ -76,13 +85,15 @@ struct LastMakes<'a> {
     child: Position,
     parent: BoardState,
     shared: &'a FreePieceMoves,
+    /// What a move must touch to change the children's checkers and pins.
+    watch: CheckWatch,
     nodes: u64,
 }
 
 impl LastMakes<'_> {
     #[inline(always)]
-    fn count_and_restore(&mut self) {
-        self.nodes += self.shared.count(&self.child);
+    fn count_and_restore(&mut self, king_dirty: Bitboard) {
+        self.nodes += self.shared.count(&self.child, king_dirty);
         self.child.s = self.parent;
     }
 }
@@ -91,9 +102,10 @@ impl MoveSink for LastMakes<'_> {
     #[inline(always)]
     fn moves(&mut self, from: Square, targets: Bitboard) {
         let moved = self.child.piece_type_on_occupied(from);
+        let dirty_from = self.shared.dirty_by[from as usize];
         for to in targets {
-            self.child.apply_generated(moved, from, to, moved);
-            self.count_and_restore();
+            self.child.apply_generated(moved, from, to, moved, &self.watch);
+            self.count_and_restore(dirty_from | self.shared.dirty_by[to as usize]);
         }
     }
 
@@ -103,12 +115,12 @@ impl MoveSink for LastMakes<'_> {
             let from = Square::ALL[(to as i8 - offset) as usize];
             if promotion {
                 for placed in [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
-                    self.child.apply_generated(PieceType::Pawn, from, to, placed);
-                    self.count_and_restore();
+                    self.child.apply_generated(PieceType::Pawn, from, to, placed, &self.watch);
+                    self.count_and_restore(self.shared.king_dirty(from.bitboard() | to.bitboard()));
                 }
             } else {
-                self.child.apply_generated(PieceType::Pawn, from, to, PieceType::Pawn);
-                self.count_and_restore();
+                self.child.apply_generated(PieceType::Pawn, from, to, PieceType::Pawn, &self.watch);
+                self.count_and_restore(self.shared.king_dirty(from.bitboard() | to.bitboard()));
             }
         }
     }
@@ -116,7 +128,8 @@ impl MoveSink for LastMakes<'_> {
     #[inline(always)]
     fn special(&mut self, mv: Move) {
         self.child.apply_move::<false>(mv);
-        self.count_and_restore();
+        // Castling and en passant move or take a second piece: every king square is tested.
+        self.count_and_restore(Bitboard::FULL);
     }
 }
 
@@ -127,9 +140,6 @@ const MAX_SLIDER_PARTS: usize = 30;
 /// One slider's moves along its diagonals or along its rank and file, at the node above the leaves.
 #[derive(Clone, Copy)]
 struct SliderPart {
-    /// The squares whose change (occupied or not, the mover's own or not) can change these moves: the
-    /// attacked squares and the slider's own square (it may be captured).
-    watch: Bitboard,
     square: Square,
     diagonal: bool,
     moves: u32,
@@ -147,6 +157,20 @@ pub(crate) struct FreePieceMoves {
     slider_moves: u64,
     len: usize,
     parts: [SliderPart; MAX_SLIDER_PARTS],
+    /// For each square, the slider parts (bit `i` for `parts[i]`) whose moves a change there (occupied
+    /// or not, the mover's own or not) can change: the attacked squares and the slider's own square (it
+    /// may be captured). A child looks up the two to four squares its move changed instead of testing
+    /// every part.
+    parts_by: [u32; 64],
+    /// The squares next to their king that the other side (the one to move here) does not attack, with
+    /// their king off the board.
+    king_safe: Bitboard,
+    /// Their castling destinations away from their king's squares whose safety after castling is in
+    /// `king_safe` (and their watched squares in `dirty_by`).
+    castle_known: Bitboard,
+    /// For each square, the squares next to their king whose safety a move from or to it can change:
+    /// those it is a knight's or king's step from, or sees along a line (the first piece included).
+    dirty_by: [Bitboard; 64],
 }
 
 impl FreePieceMoves {
@@ -164,7 +188,7 @@ impl FreePieceMoves {
         for from in knights {
             knight_moves += u64::from((knight_attacks(from) & targets).len());
         }
-        let empty_part = SliderPart { watch: Bitboard::EMPTY, square: Square::A1, diagonal: false, moves: 0 };
+        let empty_part = SliderPart { square: Square::A1, diagonal: false, moves: 0 };
         let mut shared = FreePieceMoves {
             occupied,
             theirs,
@@ -174,7 +198,51 @@ impl FreePieceMoves {
             slider_moves: 0,
             len: 0,
             parts: [empty_part; MAX_SLIDER_PARTS],
+            parts_by: [0; 64],
+            king_safe: Bitboard::EMPTY,
+            castle_known: Bitboard::EMPTY,
+            dirty_by: [Bitboard::EMPTY; 64],
         };
+        // A move changes whether a square next to their king is attacked only if it leaves or enters a
+        // square from which a piece would attack it (a leaper's step away, or in its line of sight: a
+        // slider beyond the first piece on a line is blocked both before and after), or the square
+        // itself (a capture there makes it a target).
+        // A square their own piece stands on stays closed to their king unless the move captures there,
+        // so it watches only itself and needs no test here (the child tests it after a capture).
+        let king = pos.king(them);
+        let without_king = occupied.without(king);
+        for sq in king_attacks(king) & theirs {
+            shared.dirty_by[sq as usize] |= sq.bitboard();
+        }
+        for sq in king_attacks(king) & !theirs {
+            if !pos.king_danger(sq, them.flip(), without_king) {
+                shared.king_safe |= sq.bitboard();
+            }
+            let watch =
+                queen_attacks(sq, without_king) | knight_attacks(sq) | king_attacks(sq) | sq.bitboard();
+            for w in watch {
+                shared.dirty_by[w as usize] |= sq.bitboard();
+            }
+        }
+        // The same for the squares they castle to (with the occupancy after castling), where those are not
+        // next to their king (Chess960).
+        let back = Rank::First.relative_to(them);
+        for side in CastlingSide::ALL {
+            let Some(rook) = pos.castling_rook(them, side) else { continue };
+            let king_to = Square::new(side.king_file(), back);
+            if (king_attacks(king) | king.bitboard()).has(king_to) {
+                continue;
+            }
+            let after = pos.occupied_after_castling(them, king, rook, side);
+            if !pos.king_danger(king_to, them.flip(), after) {
+                shared.king_safe |= king_to.bitboard();
+            }
+            shared.castle_known |= king_to.bitboard();
+            let watch = queen_attacks(king_to, after) | knight_attacks(king_to) | king_attacks(king_to);
+            for w in watch | king_to.bitboard() {
+                shared.dirty_by[w as usize] |= king_to.bitboard();
+            }
+        }
         let queens = pos.pieces(PieceType::Queen);
         for (diagonal, sliders) in
             [(true, pos.pieces(PieceType::Bishop)), (false, pos.pieces(PieceType::Rook))]
@@ -183,8 +251,10 @@ impl FreePieceMoves {
                 let attacks =
                     if diagonal { bishop_attacks(from, occupied) } else { rook_attacks(from, occupied) };
                 let moves = (attacks & targets).len();
-                shared.parts[shared.len] =
-                    SliderPart { watch: attacks | from.bitboard(), square: from, diagonal, moves };
+                shared.parts[shared.len] = SliderPart { square: from, diagonal, moves };
+                for w in attacks | from.bitboard() {
+                    shared.parts_by[w as usize] |= 1 << shared.len;
+                }
                 shared.len += 1;
                 shared.slider_moves += u64::from(moves);
             }
@@ -192,41 +262,88 @@ impl FreePieceMoves {
         shared
     }
 
-    /// The number of legal moves in `child`, a child of the position these counts were made for.
+    /// The squares next to their king whose safety a move that changed the squares `moved` can change
+    /// (all of them for `Bitboard::FULL`).
     #[inline(always)]
-    pub(crate) fn count(&self, child: &Position) -> u64 {
-        if child.checkers().any() || child.pinned() != self.pinned {
+    pub(crate) fn king_dirty(&self, moved: Bitboard) -> Bitboard {
+        let mut dirty = Bitboard::EMPTY;
+        for sq in moved {
+            dirty |= self.dirty_by[sq as usize];
+        }
+        dirty
+    }
+
+    /// The number of legal moves in `child`, a child of the position these counts were made for, which
+    /// the move changed the safety of at most the `king_dirty` squares next to the king in.
+    #[inline(always)]
+    pub(crate) fn count(&self, child: &Position, king_dirty: Bitboard) -> u64 {
+        if child.checkers().any() {
             return child.count_legal();
         }
         let theirs = child.colored(child.side_to_move());
         let occupied = child.occupied();
         let targets = !theirs;
-        // The squares the move emptied, filled, or took from them.
-        let changed = (occupied ^ self.occupied) | (theirs ^ self.theirs);
-        let mut nodes = child.count_legal_fixed_pieces() + self.slider_moves;
-        if (self.theirs & !theirs).is_empty() {
+        // A move can pin one of their pieces or end a pin (about 4 % of the children in the openings set):
+        // the newly pinned pieces' shared moves are taken out (the generator counts every pinned piece),
+        // and the pieces set free are counted here in full.
+        let pinned = child.pinned();
+        let newly_pinned = pinned & !self.pinned;
+        let set_free = self.pinned & !pinned & theirs;
+        let free = theirs & !pinned;
+        // The squares the move emptied, filled, or took from them, and the pieces whose pin changed.
+        let changed = (occupied ^ self.occupied) | (theirs ^ self.theirs) | newly_pinned;
+        let mut nodes =
+            child.count_legal_fixed_pieces(self.king_safe, king_dirty, self.castle_known) + self.slider_moves;
+        if (self.theirs & !theirs).is_empty() && (self.knights & newly_pinned).is_empty() {
             nodes += self.knight_moves;
         } else {
-            // A capture: the square taken is a new target for their knights, or it held one.
-            for from in self.knights & theirs {
+            // A capture (the square taken is a new target for their knights, or it held one), or a knight
+            // newly pinned.
+            for from in self.knights & free {
                 nodes += u64::from((knight_attacks(from) & targets).len());
             }
         }
-        for part in &self.parts[..self.len] {
-            if (part.watch & changed).any() {
-                nodes -= u64::from(part.moves);
-                if theirs.has(part.square) {
-                    let attacks = if part.diagonal {
-                        bishop_attacks(part.square, occupied)
-                    } else {
-                        rook_attacks(part.square, occupied)
-                    };
-                    nodes += u64::from((attacks & targets).len());
-                }
+        let mut touched = 0u32;
+        for sq in changed {
+            touched |= self.parts_by[sq as usize];
+        }
+        while touched != 0 {
+            let part = &self.parts[touched.trailing_zeros() as usize];
+            touched &= touched - 1;
+            nodes -= u64::from(part.moves);
+            if free.has(part.square) {
+                let attacks = if part.diagonal {
+                    bishop_attacks(part.square, occupied)
+                } else {
+                    rook_attacks(part.square, occupied)
+                };
+                nodes += u64::from((attacks & targets).len());
             }
+        }
+        if set_free.any() {
+            nodes += piece_moves(child, set_free, targets);
         }
         nodes
     }
+}
+
+/// The moves to `targets` of the knights, bishops, rooks and queens among `pieces` (unpinned pieces of
+/// the side to move in `pos`).
+#[inline(never)]
+fn piece_moves(pos: &Position, pieces: Bitboard, targets: Bitboard) -> u64 {
+    let occupied = pos.occupied();
+    let queens = pos.pieces(PieceType::Queen);
+    let mut nodes = 0;
+    for from in pieces & pos.pieces(PieceType::Knight) {
+        nodes += u64::from((knight_attacks(from) & targets).len());
+    }
+    for from in pieces & (pos.pieces(PieceType::Bishop) | queens) {
+        nodes += u64::from((bishop_attacks(from, occupied) & targets).len());
+    }
+    for from in pieces & (pos.pieces(PieceType::Rook) | queens) {
+        nodes += u64::from((rook_attacks(from, occupied) & targets).len());
+    }
+    nodes
 }
 
 /// Perft split by root move: each legal move with the leaf count below it (for finding a wrong subtree).

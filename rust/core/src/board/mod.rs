@@ -8,5 +8,5 @@ pub mod zobrist;
 
 pub use fen::{write_placement, STARTING_FEN};
 pub use position::Position;
-pub(crate) use position::{castling_destinations, BoardState};
+pub(crate) use position::{castling_destinations, BoardState, CheckWatch};
 pub use see::SEE_VALUES;

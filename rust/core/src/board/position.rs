@@ -54,6 +54,45 @@ pub(crate) struct Undo {
     pub(crate) mv: Option<Move>,
 }
 
+/// What a move by the side to move must touch to change the other side's checkers and pins, for
+/// perft's last make ([`Position::apply_generated`]). Only a slider of the mover's side on one of the
+/// other king's lines of its kind (a sniper) can pin or check along a line, so a move that neither
+/// leaves nor enters a sniper's square or a square between it and the king, and that puts no bishop,
+/// rook or queen on the king's lines of its kind, keeps the pins as they were and checks only by the
+/// moved piece's step (a knight's or a pawn's).
+pub(crate) struct CheckWatch {
+    /// The other side's king.
+    pub(crate) king: Square,
+    /// The snipers' squares and the squares between each and the king (whatever stands there).
+    pub(crate) lines: Bitboard,
+    /// The king's empty-board diagonals.
+    pub(crate) bishop_rays: Bitboard,
+    /// The king's empty-board rank and file.
+    pub(crate) rook_rays: Bitboard,
+    /// The other side's pinned pieces in this position.
+    pub(crate) pinned: Bitboard,
+}
+
+impl CheckWatch {
+    /// The watch for the moves of the side to move in `pos`, whose other side has `pinned` pinned.
+    #[inline(always)]
+    pub(crate) fn new(pos: &Position, pinned: Bitboard) -> CheckWatch {
+        let us = pos.side_to_move();
+        let king = pos.king(us.flip());
+        let queens = pos.pieces(PieceType::Queen);
+        let bishop_rays = bishop_rays(king);
+        let rook_rays = rook_rays(king);
+        let snipers = ((rook_rays & (pos.pieces(PieceType::Rook) | queens))
+            | (bishop_rays & (pos.pieces(PieceType::Bishop) | queens)))
+            & pos.colored(us);
+        let mut lines = snipers;
+        for sniper in snipers {
+            lines |= between(king, sniper);
+        }
+        CheckWatch { king, lines, bishop_rays, rook_rays, pinned }
+    }
+}
+
 /// A chess position with its history of moves since it was set up.
 #[derive(Clone)]
 pub struct Position {
@@ -550,9 +589,17 @@ impl Position {
     /// `moved` piece from `from` to `to`, where it becomes `placed` (the same kind, or a promotion),
     /// on the state without the undo stack, key or clocks, as [`Position::apply_move`] without `FULL`.
     /// The caller knows the kind from the generator, so there is no move to decode and no lookup of the
-    /// mover's kind.
+    /// mover's kind. The checkers and pins of the side that moves next are taken from the parent where the
+    /// move cannot change them ([`CheckWatch`]); otherwise they are recomputed.
     #[inline(always)]
-    pub(crate) fn apply_generated(&mut self, moved: PieceType, from: Square, to: Square, placed: PieceType) {
+    pub(crate) fn apply_generated(
+        &mut self,
+        moved: PieceType,
+        from: Square,
+        to: Square,
+        placed: PieceType,
+        watch: &CheckWatch,
+    ) {
         let us = self.s.side_to_move;
         let them = us.flip();
         let to_bb = to.bitboard();
@@ -573,7 +620,23 @@ impl Position {
         if moved == PieceType::Pawn && (to as u8).abs_diff(from as u8) == 16 {
             self.set_ep_if_capturable(Square::ALL[(from as usize + to as usize) / 2]);
         }
-        self.update_check_info();
+        let slider_rays = match placed {
+            PieceType::Bishop => watch.bishop_rays,
+            PieceType::Rook => watch.rook_rays,
+            PieceType::Queen => watch.bishop_rays | watch.rook_rays,
+            _ => Bitboard::EMPTY,
+        };
+        if ((from.bitboard() | to_bb) & watch.lines).any() || (to_bb & slider_rays).any() {
+            self.update_check_info();
+        } else {
+            self.s.checkers = match placed {
+                PieceType::Knight => knight_attacks(watch.king) & to_bb,
+                PieceType::Pawn => pawn_attacks(them, watch.king) & to_bb,
+                _ => Bitboard::EMPTY,
+            };
+            self.s.pinned = watch.pinned;
+        }
+        debug_assert_eq!((self.s.checkers, self.s.pinned), self.check_info(them));
     }
 
     /// Fills `castling_masks` from the current castling rights and king squares (called once at set-up).

@@ -101,34 +101,46 @@ impl Position {
     #[inline]
     pub fn generate<S: MoveSink>(&self, kind: GenKind, sink: &mut S) {
         match kind {
-            GenKind::All => self.gen::<ALL, true, S>(sink),
-            GenKind::CapturesAndPromotions => self.gen::<CAPTURES, true, S>(sink),
-            GenKind::Quiets => self.gen::<QUIETS, true, S>(sink),
+            GenKind::All => self.gen::<ALL, true, S>(sink, Bitboard::EMPTY, Bitboard::FULL, Bitboard::EMPTY),
+            GenKind::CapturesAndPromotions => {
+                self.gen::<CAPTURES, true, S>(sink, Bitboard::EMPTY, Bitboard::FULL, Bitboard::EMPTY)
+            }
+            GenKind::Quiets => {
+                self.gen::<QUIETS, true, S>(sink, Bitboard::EMPTY, Bitboard::FULL, Bitboard::EMPTY)
+            }
         }
     }
 
     /// Emits every legal move to `sink`.
     #[inline]
     pub fn generate_legal<S: MoveSink>(&self, sink: &mut S) {
-        self.gen::<ALL, true, S>(sink);
+        self.gen::<ALL, true, S>(sink, Bitboard::EMPTY, Bitboard::FULL, Bitboard::EMPTY);
     }
 
     /// The number of legal moves (bulk count: no list is built).
     #[inline]
     pub fn count_legal(&self) -> u64 {
         let mut counter = MoveCounter(0);
-        self.gen::<ALL, true, _>(&mut counter);
+        self.gen::<ALL, true, _>(&mut counter, Bitboard::EMPTY, Bitboard::FULL, Bitboard::EMPTY);
         counter.0
     }
 
     /// The number of legal moves other than those of the unpinned knights, bishops, rooks and queens,
     /// for a side not in check: perft's [`crate::perft`] leaf count adds theirs from the node above,
-    /// where they were counted once for all the sibling positions.
+    /// where they were counted once for all the sibling positions. The king's squares in `king_safe` and
+    /// not in `king_dirty` are known not to be attacked (the node above tested them and the move changed
+    /// nothing they depend on); the others of the king's squares are tested here. Likewise a castling
+    /// destination in `castle_known` and not in `king_dirty`: safe after castling if in `king_safe`.
     #[inline(always)]
-    pub(crate) fn count_legal_fixed_pieces(&self) -> u64 {
+    pub(crate) fn count_legal_fixed_pieces(
+        &self,
+        king_safe: Bitboard,
+        king_dirty: Bitboard,
+        castle_known: Bitboard,
+    ) -> u64 {
         debug_assert!(self.s.checkers.is_empty());
         let mut counter = MoveCounter(0);
-        self.gen::<ALL, false, _>(&mut counter);
+        self.gen::<ALL, false, _>(&mut counter, king_safe, king_dirty, castle_known);
         counter.0
     }
 
@@ -137,9 +149,18 @@ impl Position {
         self.count_legal() > 0
     }
 
-    /// Without `FREE_PIECES` the unpinned knights, bishops, rooks and queens are left out.
+    /// Without `FREE_PIECES` the unpinned knights, bishops, rooks and queens are left out. The king's
+    /// squares in `king_dirty` are tested for attacks, those outside it are taken as safe if in
+    /// `king_safe`; the same for the castling destinations in `castle_known` (every caller but perft's
+    /// leaf count passes nothing known: `EMPTY`, `FULL`, `EMPTY`).
     #[inline(always)]
-    fn gen<const KIND: u8, const FREE_PIECES: bool, S: MoveSink>(&self, sink: &mut S) {
+    fn gen<const KIND: u8, const FREE_PIECES: bool, S: MoveSink>(
+        &self,
+        sink: &mut S,
+        king_safe: Bitboard,
+        king_dirty: Bitboard,
+        castle_known: Bitboard,
+    ) {
         let us = self.s.side_to_move;
         let them = us.flip();
         let ours = self.colored(us);
@@ -156,8 +177,8 @@ impl Position {
         // King moves: each target tested with the king off the board (it must not hide behind itself).
         let without_king = occupied.without(king);
         let king_tested = king_attacks(king) & targets;
-        let mut king_targets = king_tested;
-        for to in king_tested {
+        let mut king_targets = king_tested & (king_safe | king_dirty);
+        for to in king_tested & king_dirty {
             if self.king_danger(to, them, without_king) {
                 king_targets = king_targets.without(to);
             }
@@ -229,7 +250,14 @@ impl Position {
                 if let Some(rook) = self.castling_rook(us, side) {
                     let must_be_empty = self.castling_empty[us as usize][side as usize];
                     if (must_be_empty & occupied).is_empty()
-                        && self.castling_is_legal(king, rook, side, king_tested, king_targets)
+                        && self.castling_is_legal(
+                            king,
+                            rook,
+                            side,
+                            king_tested,
+                            king_targets,
+                            (castle_known & !king_dirty, king_safe),
+                        )
                     {
                         sink.special(Move::new_castling(king, rook));
                     }
@@ -345,7 +373,7 @@ impl Position {
     /// one that misses the cache (the rook table is 800 KB): the king-move loop held about a quarter of the
     /// bulk count's samples before (perf, openings set).
     #[inline(always)]
-    fn king_danger(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+    pub(crate) fn king_danger(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let theirs = self.colored(by);
         let queens = self.pieces(PieceType::Queen);
         let leapers = (knight_attacks(sq) & self.pieces(PieceType::Knight))
@@ -367,23 +395,23 @@ impl Position {
     ///
     /// The king's path is judged with the king off the board, as its own moves are: a path square next to
     /// the king that the king-move loop tested (in `tested`) is safe if it stayed in `safe`, so in standard
-    /// chess only the destination needs a test of its own.
+    /// chess only the destination needs a test of its own. A destination in `known.0` is not tested: it is
+    /// safe after castling if in `known.1` (perft's leaf count, from the node above).
     #[inline]
-    fn castling_is_legal(
+    pub(crate) fn castling_is_legal(
         &self,
         king: Square,
         rook: Square,
         side: CastlingSide,
         tested: Bitboard,
         safe: Bitboard,
+        known: (Bitboard, Bitboard),
     ) -> bool {
         let us = self.s.side_to_move;
         let them = us.flip();
         let back = Rank::First.relative_to(us);
         let king_to = Square::new(side.king_file(), back);
-        let rook_to = Square::new(side.rook_file(), back);
         let occupied = self.occupied();
-        let movers = king.bitboard() | rook.bitboard();
         // The king may not pass through an attacked square ...
         let without_king = occupied.without(king);
         let path = between(king, king_to).without(king_to);
@@ -396,7 +424,24 @@ impl Position {
             }
         }
         // ... nor end in check, judged with both pieces on their new squares.
-        let after = (occupied ^ movers) | king_to.bitboard() | rook_to.bitboard();
-        !self.king_danger(king_to, them, after)
+        if known.0.has(king_to) {
+            return known.1.has(king_to);
+        }
+        !self.king_danger(king_to, them, self.occupied_after_castling(us, king, rook, side))
+    }
+
+    /// The occupancy after `us` castles with `rook` towards `side`.
+    #[inline(always)]
+    pub(crate) fn occupied_after_castling(
+        &self,
+        us: Color,
+        king: Square,
+        rook: Square,
+        side: CastlingSide,
+    ) -> Bitboard {
+        let back = Rank::First.relative_to(us);
+        let king_to = Square::new(side.king_file(), back);
+        let rook_to = Square::new(side.rook_file(), back);
+        (self.occupied() ^ king.bitboard() ^ rook.bitboard()) | king_to.bitboard() | rook_to.bitboard()
     }
 }

@@ -68,7 +68,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::ALL[self.0.trailing_zeros() as usize])
+            Some(Square::from_low_bits(self.0.trailing_zeros()))
         }
     }
 
@@ -76,7 +76,7 @@ impl Bitboard {
     #[inline(always)]
     pub const fn lsb(self) -> Square {
         debug_assert!(self.0 != 0);
-        Square::ALL[(self.0.trailing_zeros() & 63) as usize]
+        Square::from_low_bits(self.0.trailing_zeros())
     }
 
     /// The set moved one rank up (towards rank 8); squares on rank 8 fall off.

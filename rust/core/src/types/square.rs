@@ -21,6 +21,16 @@ simple_enum! {
 }
 
 impl Square {
+    /// The square whose index is the low six bits of `index`, without a table load: the bitboard
+    /// iterator's conversion from a bit number, on the critical path of every move generator loop.
+    #[inline(always)]
+    pub const fn from_low_bits(index: u32) -> Square {
+        // SAFETY: `Square` is `#[repr(u8)]` with the 64 discriminants 0..=63 in index order, and
+        // `index & 63` is one of them. Gain: about 3 % of perft's leaves/s (perft_vs_cozy, 3 x 30
+        // interleaved pairs with and without, 2026-11-26: openings set 1.48x to 1.53x cozy-chess).
+        unsafe { core::mem::transmute::<u8, Square>((index & 63) as u8) }
+    }
+
     /// The square on `file` and `rank`.
     #[inline(always)]
     pub const fn new(file: File, rank: Rank) -> Square {
