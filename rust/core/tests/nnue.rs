@@ -8,7 +8,7 @@ use camelpy_core::{
     nnue::{simd::Level, AccumulatorStack, Arch, Hidden, InputBuckets, Network, OutputBuckets},
     Position,
 };
-use common::{flip_fen, suite_fens, Rng};
+use common::{flip_fen, mirrored_fen, suite_fens, Rng};
 
 /// Random walks of this many plies from each start position (then back up, then down again).
 const WALK_PLIES: usize = 40;
@@ -174,15 +174,6 @@ fn a_material_bucket_evaluates_as_a_single_output_network_of_its_weights() {
         }
         assert!(seen.iter().filter(|&&s| s).count() >= 7, "buckets seen: {seen:?}");
     }
-}
-
-/// `fen` mirrored left to right (files a–h swapped), without castling rights or en passant.
-fn mirrored_fen(fen: &str) -> String {
-    let mut fields = fen.split(' ');
-    let board = fields.next().unwrap();
-    let side = fields.next().unwrap();
-    let ranks: Vec<String> = board.split('/').map(|r| r.chars().rev().collect()).collect();
-    format!("{} {side} - - 0 1", ranks.join("/"))
 }
 
 #[test]

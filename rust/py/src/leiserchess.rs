@@ -46,8 +46,11 @@ fn termination_name(t: Termination) -> &'static str {
     }
 }
 
-/// A beam as Python sees it: its squares' names, how it ended and where.
-fn shot_py(squares: &[Square], end: ShotEnd) -> (Vec<String>, &'static str, Option<String>) {
+/// A beam as Python sees it: its squares' names, how it ended (`"edge"`, `"zap"`, `"king"`) and where.
+type PyShot = (Vec<String>, &'static str, Option<String>);
+
+/// A beam as Python sees it ([`PyShot`]).
+fn shot_py(squares: &[Square], end: ShotEnd) -> PyShot {
     let (kind, at) = match end {
         ShotEnd::Edge => ("edge", None),
         ShotEnd::Zap(sq) => ("zap", Some(sq.to_string())),
@@ -144,7 +147,7 @@ game_classes!(Leiserchess, String, PyLeiserBoard, "LeiserBoard", PyLeiserSearche
     /// The beam the king of *tangerine*'s side (``True``) or Lavender's would fire now: ``(squares
     /// entered in order, end, square)`` where *end* is ``"edge"``, ``"zap"`` or ``"king"`` and
     /// *square* the struck piece's square (``None`` at the edge).
-    fn laser(&self, tangerine: bool) -> (Vec<String>, &'static str, Option<String>) {
+    fn laser(&self, tangerine: bool) -> PyShot {
         let color = if tangerine { Color::Tangerine } else { Color::Lavender };
         let (squares, end) = self.state.board().trace(color);
         shot_py(&squares, end)
@@ -152,7 +155,7 @@ game_classes!(Leiserchess, String, PyLeiserBoard, "LeiserBoard", PyLeiserSearche
 
     /// The beams the mover's king fires when *mv* (the course's notation) is played here, in order,
     /// each as :meth:`laser` gives one; the board is not changed.
-    fn shots(&self, mv: String) -> PyResult<Vec<(Vec<String>, &'static str, Option<String>)>> {
+    fn shots(&self, mv: String) -> PyResult<Vec<PyShot>> {
         let mut probe = self.state.clone();
         Leiserchess::push(&mut probe, mv)?; // the same errors as a push (Ko, a pinned pawn, ...)
         let played = probe.moves().last().unwrap_or_else(|| unreachable!("a move was pushed"));

@@ -2,6 +2,10 @@
 //! its loss, the quantised net agrees with the float model, a stopped run resumes to exactly the same
 //! net as an uninterrupted one, and bad settings or checkpoints are refused with clear messages.
 
+// The core's integration-test helpers (one copy of each, shared with this crate's tests).
+#[path = "../../core/tests/common/mod.rs"]
+mod common;
+
 use std::{
     path::PathBuf,
     sync::atomic::{AtomicBool, Ordering},
@@ -17,6 +21,7 @@ use camelpy_train::{
     evaluation_loss, load, model, train, Dataset, Event, LoadSettings, MeasureSettings, Sample,
     TrainSettings, NET_FILE_NAME,
 };
+use common::mirrored_fen;
 
 /// Material from the side to move's view, in centipawns: the synthetic score.
 fn material(pos: &Position) -> i16 {
@@ -392,15 +397,6 @@ fn bad_settings_are_refused() {
         train(&Dataset::default(), &TrainSettings::default(), &dir, false, &mut |_| {}, &stop).unwrap_err();
     assert!(err.to_string().contains("no training positions"));
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `fen` mirrored left to right (files a–h swapped), without castling rights or en passant.
-fn mirrored_fen(fen: &str) -> String {
-    let mut fields = fen.split(' ');
-    let board = fields.next().unwrap();
-    let side = fields.next().unwrap();
-    let ranks: Vec<String> = board.split('/').map(|r| r.chars().rev().collect()).collect();
-    format!("{} {side} - - 0 1", ranks.join("/"))
 }
 
 #[test]

@@ -60,3 +60,13 @@ pub fn flip_fen(fen: &str) -> String {
     out.extend(fields[4..].iter().map(|s| s.to_string()));
     out.join(" ")
 }
+
+/// The board mirrored left to right (file a to h), with the side to move kept and no castling or en
+/// passant: for the network's king buckets, which mirror each side's board by its king's file.
+pub fn mirrored_fen(fen: &str) -> String {
+    let mut fields = fen.split(' ');
+    let board = fields.next().unwrap();
+    let side = fields.next().unwrap();
+    let ranks: Vec<String> = board.split('/').map(|r| r.chars().rev().collect()).collect();
+    format!("{} {side} - - 0 1", ranks.join("/"))
+}
