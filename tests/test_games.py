@@ -92,7 +92,7 @@ def test_game_iteration_is_a_typed_frozen_report() -> None:
 )
 def test_both_searchers_report_game_iterations(native: Any, board: Any) -> None:
     seen: list[_core.GameIteration] = []
-    move, last = native(1).search(board, 3, None, None, seen.append)
+    move, last = native(1).search(board, 3, None, None, seen.append, None, None)
     assert [it.depth for it in seen] == [1, 2, 3] and seen[-1] == last
     assert all(isinstance(it, _core.GameIteration) for it in seen)
     assert move == last.pv[0] and isinstance(move, str)

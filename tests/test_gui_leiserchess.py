@@ -21,6 +21,7 @@ from camelpy.gui.lines import load_text
 from camelpy.gui.play import Game, GameSettings, Strength
 from camelpy.gui.variants import LEISERCHESS, LEISERCHESS_2018, VARIANTS
 from camelpy.gui.watch import MatchWatch, replay
+from camelpy.protocols.leiserchess import MIN_DEPTH, time_for_move
 from starlette.testclient import TestClient
 
 from tests import test_gui
@@ -117,7 +118,13 @@ def test_the_engine_plays_by_node_limit_and_by_the_protocols_clock_rule() -> Non
     game.push(played.uci, now=0, score=played.comment)
     assert f"{{ {played.comment} }}" in game.pgn()
     clock = chess.engine.Limit(white_clock=60.0, white_inc=0.5)
-    assert LEISERCHESS.move_seconds(leiserchess.Board(), clock) == 2.4  # the protocol's own share
+    budget = time_for_move(60_000, 500)  # the protocol's own rule: its hard budget, soft and minimum depth
+    assert LEISERCHESS.move_seconds(leiserchess.Board(), clock) == budget.hard_ms / 1000
+    assert LEISERCHESS.move_limits(leiserchess.Board(), clock) == {
+        "time": budget.hard_ms / 1000,
+        "soft_time": budget.soft_ms / 1000,
+        "min_depth": MIN_DEPTH,
+    }
     assert LEISERCHESS.move_seconds(leiserchess.Board(), chess.engine.Limit(time=0.25)) == 0.25
 
 

@@ -122,6 +122,8 @@ class _GameSearcher(Generic[_B]):
         nodes: int | None,
         time: float | None,
         on_iteration: Callable[[GameIteration], object] | None,
+        soft_time: float | None,
+        min_depth: int | None,
     ) -> tuple[str | None, GameIteration]: ...
     @staticmethod
     def selfplay(

@@ -421,24 +421,36 @@ class Searcher(Generic[BoardT, MoveT]):
         depth: int | None = None,
         nodes: int | None = None,
         time: float | None = None,
+        soft_time: float | None = None,
+        min_depth: int | None = None,
     ) -> SearchResult[MoveT]:
         """Searches *board* (its moves so far count where the rules look back) to *depth* plies, about
         *nodes* positions or *time* seconds, whichever comes first (none: until the game's end or
-        :meth:`stop`), with the GIL released. *on_iteration* is called with every finished iteration's
+        :meth:`stop`), with the GIL released. No iteration starts after *soft_time* seconds (default:
+        half of *time*), except the iterations to *min_depth* plies, which only *time*, *nodes* and
+        :meth:`stop` cut short. *on_iteration* is called with every finished iteration's
         :class:`SearchInfo`; an exception it raises stops the search and propagates. Ctrl-C stops the
         search and raises :exc:`KeyboardInterrupt`. The board is not changed.
+
+        >>> from camelpy.minichess import Board, Searcher
+        >>> Searcher(1).search(Board(), soft_time=0.0).info.depth  # the soft limit ends it after depth 1
+        1
+        >>> Searcher(1).search(Board(), soft_time=0.0, min_depth=3).info.depth
+        3
 
         :raises: :exc:`TypeError`/:exc:`ValueError` for a bad argument.
         """
         native = self._board_type._checked(board)._native
         depth = opt_int_arg(depth, "depth", 1, 2**31 - 1)
         nodes = opt_int_arg(nodes, "nodes", 1)
+        min_depth = opt_int_arg(min_depth, "min_depth", 1, 2**31 - 1)
         seconds = None if time is None else real_arg(time, "time", minimum=0, maximum=MAX_SECONDS)
+        soft = None if soft_time is None else real_arg(soft_time, "soft_time", minimum=0, maximum=MAX_SECONDS)
         if on_iteration is not None and not callable(on_iteration):
             raise TypeError(f"on_iteration must be callable, got {type(on_iteration).__name__}")
         report = on_iteration
         callback = None if report is None else (lambda it: report(self._info(it)))
-        move, last = self._native.search(native, depth, nodes, seconds, callback)
+        move, last = self._native.search(native, depth, nodes, seconds, callback, soft, min_depth)
         return SearchResult(
             None if move is None else self._board_type._move_type.parse(move), self._info(last)
         )

@@ -102,14 +102,18 @@ def budget(
     *,
     overhead_ms: int = 10,
     movetime_ms: int | None = None,
+    horizon: int = MOVES_HORIZON,
 ) -> Budget | None:
     """The budget for one move, or ``None`` when neither a clock nor ``movetime`` limits the search.
 
     *time_ms* and *inc_ms* are the mover's clock and increment; *movestogo* the moves to the next time
     control (``None`` or 0: sudden death); *overhead_ms* the ``Move Overhead`` option, time lost per move
     outside the search (process and GUI latency). With *movetime_ms* the search may use that time, less
-    the overhead (but at least half of it). Negative inputs count as 0; anything that is not an integer
-    (a float, ``True``) is a :exc:`TypeError`, as ``None`` is for *inc_ms* and *overhead_ms*.
+    the overhead (but at least half of it). *horizon* is the moves still to play assumed in sudden death
+    and the cap on *movestogo* (chess's :data:`MOVES_HORIZON` by default; a game of another length, as
+    Leiserchess, passes its own). Negative inputs count as 0; anything that is not an integer
+    (a float, ``True``) is a :exc:`TypeError`, as ``None`` is for *inc_ms* and *overhead_ms*; a
+    *horizon* below 1 is a :exc:`ValueError`.
 
     The clock left after reserving the overhead of the moves to come and :data:`LATENCY_FLOOR_MS` on top
     is "usable"; the soft budget is an even share of it over the moves left plus most of the increment,
@@ -127,12 +131,15 @@ def budget(
     Budget(soft_ms=1, hard_ms=1)
     >>> budget(None) is None
     True
+    >>> budget(10_000, 100, horizon=50)  # a longer game: a smaller share, the same hard cap's rule
+    Budget(soft_ms=269, hard_ms=944)
     """
     opt_int_arg(time_ms, "time_ms", None)
     int_arg(inc_ms, "inc_ms", None)
     opt_int_arg(movestogo, "movestogo", None)
     int_arg(overhead_ms, "overhead_ms", None)
     opt_int_arg(movetime_ms, "movetime_ms", None)
+    int_arg(horizon, "horizon", 1)
     overhead = max(0, overhead_ms)
     if movetime_ms is not None:
         movetime = max(0, movetime_ms)
@@ -141,11 +148,11 @@ def budget(
     if time_ms is None:
         return None
     inc = max(0, inc_ms)
-    moves_left = min(movestogo, MOVES_HORIZON) if movestogo and movestogo > 0 else MOVES_HORIZON
+    moves_left = min(movestogo, horizon) if movestogo and movestogo > 0 else horizon
     # Keep back what each move still to play before the clock is refilled costs at least (its overhead
     # and the shortest search), less what its increment brings; and a few moves' worth in any case.
     per_move = overhead + MIN_BUDGET_MS
-    to_play = movestogo if movestogo and movestogo > 0 else MOVES_HORIZON
+    to_play = movestogo if movestogo and movestogo > 0 else horizon
     reserve = per_move * min(to_play, RESERVE_MOVES) + max(0, per_move - inc) * max(
         0, to_play - RESERVE_MOVES
     )

@@ -40,7 +40,7 @@ from camelpy.arena.referee import GameRecord
 from camelpy.errors import IllegalMoveError, InvalidMoveError
 from camelpy.gui.boards import board_view, parse_move, score_view
 from camelpy.gui.messages import InfoView, ScoreView, VariantAbout
-from camelpy.protocols.leiserchess import time_for_move
+from camelpy.protocols.leiserchess import MIN_DEPTH, time_for_move
 from camelpy.types import board_root
 
 __all__ = [
@@ -426,6 +426,11 @@ class _SmallGame(Variant):
         """The game's clock rule: its time for a move under *limit*."""
         raise NotImplementedError
 
+    def move_limits(self, board: Any, limit: chess.engine.Limit) -> dict[str, Any]:
+        """The search's time limits for a move under *limit* (its ``search``'s keywords): by default
+        :meth:`move_seconds` as ``time``."""
+        return {"time": self.move_seconds(board, limit)}
+
     def play(
         self,
         engine: Any,
@@ -434,13 +439,12 @@ class _SmallGame(Variant):
         report: Report,
         cancel: threading.Event,
     ) -> Played | None:
-        seconds = self.move_seconds(board, limit)
         result = engine.search(
             board,
             depth=limit.depth,
             nodes=limit.nodes,
-            time=seconds,
             on_iteration=self._reporter(board, report, cancel),
+            **self.move_limits(board, limit),
         )
         if result.move is None:
             return None
@@ -702,18 +706,31 @@ class _Leiserchess(_SmallGame):
 
     def move_seconds(self, board: leiserchess.Board, limit: chess.engine.Limit) -> float | None:
         """Leiserchess's clock rule, the protocol's (:func:`camelpy.protocols.leiserchess.time_for_move`):
-        the limit's time, or with a clock a share of what is left plus most of the increment.
+        the limit's time, or with a clock the hard budget (a 50th of what is left, with a shrinking
+        horizon, plus most of the increment, times the hard cap's factor; :meth:`move_limits` adds the
+        soft budget and the minimum depth).
 
         >>> LEISERCHESS.move_seconds(leiserchess.Board(), chess.engine.Limit(white_clock=60.0, white_inc=0.5))
-        2.4
+        5.48
+        """
+        found = self.move_limits(board, limit)["time"]
+        return None if found is None else float(found)
+
+    def move_limits(self, board: leiserchess.Board, limit: chess.engine.Limit) -> dict[str, Any]:
+        """The protocol's limits for a move under a clock: hard and soft budgets and the minimum depth
+        (:data:`camelpy.protocols.leiserchess.MIN_DEPTH`); the limit's time as it is.
+
+        >>> LEISERCHESS.move_limits(leiserchess.Board(), chess.engine.Limit(white_clock=10.0, white_inc=0.1))
+        {'time': 0.93, 'soft_time': 0.147, 'min_depth': 5}
         """
         if limit.time is not None:
-            return limit.time
+            return {"time": limit.time}
         left = limit.white_clock if board.turn else limit.black_clock
         if left is None:
-            return None
+            return {"time": None}
         inc = (limit.white_inc if board.turn else limit.black_inc) or 0.0
-        return time_for_move(round(left * 1000), round(inc * 1000))
+        clock = time_for_move(round(left * 1000), round(inc * 1000), len(board.move_stack) // 2)
+        return {"time": clock.hard_ms / 1000, "soft_time": clock.soft_ms / 1000, "min_depth": MIN_DEPTH}
 
     def trace(self, board: leiserchess.Board, tracer: None) -> str:
         """Leiserchess's evaluation terms as a table: weight × feature (Tangerine's minus Lavender's)."""

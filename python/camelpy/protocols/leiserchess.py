@@ -52,9 +52,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import NamedTuple, Protocol, TextIO
 
 import camelpy
+from camelpy import timeman
 from camelpy._args import brief, int_arg
 from camelpy._quote import quote
 from camelpy.leiserchess import (
@@ -72,16 +73,32 @@ from camelpy.leiserchess import (
 )
 from camelpy.protocols.leiserchess_book import LeiserBook
 
-__all__ = ["MAX_HASH_MB", "MAX_PERFT_DEPTH", "LeiserEngine", "LineSource", "time_for_move"]
+__all__ = ["MAX_HASH_MB", "MAX_PERFT_DEPTH", "MIN_DEPTH", "LeiserEngine", "LineSource", "time_for_move"]
 
 MAX_THREADS = 256
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
-MOVES_TO_GO = 30
-"""A clock is spent as if this many moves were left (an ``inc`` adds most of itself on top)."""
-INCREMENT_SHARE = 0.8
-"""The share of the increment spent on each move."""
+GAME_MOVES = 50
+"""Own moves a game is assumed to last, over which the clock is spread (what is left of them): about 100
+plies, the issue's figure for games against the course's reference player; self-play at 30,000 nodes a
+move lasted 74 plies on average, a quarter of the games over 85 (24 games, 2 random plies)."""
+MIN_MOVES_LEFT = 20
+"""Fewest own moves still to play assumed: a game past :data:`GAME_MOVES` - 20 moves may go on for long
+(self-play's longest: 196 plies), so each move then takes a twentieth of the clock and the increments
+pay for the moves after."""
+MIN_DEPTH = 5
+"""Iterations to this depth start whatever the soft budget says (the hard budget still ends them): the
+shallowest depth that walked into no king hit on 163 self-play positions not already lost (its move
+lost to a hit a depth-6 search found after it at 9 positions at depth 2, 3 at depth 3, 1 at depth 4, none
+at 5 or 6): issue 40's lost game (after ``e1U b4c4 h4h5 e5U h5R``, ``a7L`` at depth 3 walks into
+``h5g6`` then ``g6h7``) needs depth 4, a hit three moves away depth 5."""
+USE_OVER_SOFT = 1.8
+"""How far past its soft budget a search ends on average, so the soft budget is the move's share divided
+by it: the search ends at the first iteration to finish after the soft budget, and an iteration costs
+about twice the ones before it (measured at 10 s + 0.1 s on seven positions: the time used was 1.72 times
+the soft budget at the median, 1.80 on average, the hard cap never reached)."""
 SAFETY_MS = 50
-"""Milliseconds kept back from the clock (or a ``movetime``) for the process and the pipe."""
+"""Milliseconds kept back from the clock (or a ``movetime``) for the process and the pipe, each move
+(:func:`camelpy.timeman.budget`'s ``overhead_ms``)."""
 MAX_PERFT_DEPTH = 12
 """The deepest ``perft`` accepted (depth 12 takes days; ``stop`` ends any count within milliseconds)."""
 MAX_GO_DEPTH = 2**31 - 1
@@ -98,18 +115,27 @@ STOP_POLL = 0.05
 few hundred nodes, a perft every few milliseconds)."""
 
 
-def time_for_move(remaining_ms: int, increment_ms: int) -> float:
-    """Seconds to think with *remaining_ms* on the clock and *increment_ms* per move (the search
-    starts no new iteration after half of it).
+def time_for_move(remaining_ms: int, increment_ms: int, moves_played: int = 0) -> timeman.Budget:
+    """The budget for a move with *remaining_ms* on the clock, *increment_ms* a move and *moves_played*
+    of the mover's own moves behind it. The move's share is chess's (:func:`camelpy.timeman.budget`: an
+    even share of the usable clock over the moves still to play plus most of the increment, with
+    :data:`SAFETY_MS` a move and a latency floor kept back) over a game of :data:`GAME_MOVES` own moves, at
+    least :data:`MIN_MOVES_LEFT` still to play; the soft budget is that share over :data:`USE_OVER_SOFT`
+    (so that the time used is the share), the hard cap chess's (a multiple of the share, below half the
+    usable clock). The search starts no iteration after ``soft_ms`` beyond :data:`MIN_DEPTH` and stops at
+    ``hard_ms``.
 
-    >>> time_for_move(60_000, 500)
-    2.4
-    >>> time_for_move(40, 0)  # less than the safety margin left: one millisecond
-    0.001
+    >>> time_for_move(10_000, 100)  # the first move at 10 s + 0.1 s: about 0.27 s used, at most 0.93 s
+    Budget(soft_ms=147, hard_ms=930)
+    >>> time_for_move(10_000, 100, moves_played=40)  # late: the same clock spread over 20 moves
+    Budget(soft_ms=307, hard_ms=1932)
+    >>> time_for_move(400, 100)  # under the reserve: at once, the increment refills the clock
+    Budget(soft_ms=1, hard_ms=1)
     """
-    budget = remaining_ms / MOVES_TO_GO + INCREMENT_SHARE * increment_ms
-    budget = min(budget, remaining_ms - SAFETY_MS)
-    return max(budget, 1.0) / 1000.0
+    moves_left = max(MIN_MOVES_LEFT, GAME_MOVES - max(0, moves_played))
+    share = timeman.budget(remaining_ms, increment_ms, overhead_ms=SAFETY_MS, horizon=moves_left)
+    assert share is not None  # a clock was given
+    return timeman.Budget(max(1, round(share.soft_ms / USE_OVER_SOFT)), share.hard_ms)
 
 
 class LineSource(Protocol):
@@ -261,8 +287,9 @@ class LeiserEngine:
 
     def _cmd_go(self, args: list[str]) -> None:
         options = dict(zip(args[::2], args[1::2]))
-        depth = nodes = None
+        depth = nodes = min_depth = None
         seconds: float | None = None
+        soft: float | None = None
         if "depth" in options:
             depth = int_arg(_integer(options["depth"], "depth"), "depth", 1, MAX_GO_DEPTH)
         if "nodes" in options:
@@ -273,7 +300,8 @@ class LeiserEngine:
         elif "time" in options:
             remaining = int_arg(_integer(options["time"], "time"), "time", 0, MAX_CLOCK_MS)
             increment = int_arg(_integer(options.get("inc", "0"), "inc"), "inc", 0, MAX_CLOCK_MS)
-            seconds = time_for_move(remaining, increment)
+            limits = time_for_move(remaining, increment, len(self.board.move_stack) // 2)
+            seconds, soft, min_depth = limits.hard_ms / 1000.0, limits.soft_ms / 1000.0, MIN_DEPTH
         infinite = depth is None and nodes is None and seconds is None
         if infinite and "infinite" not in args:
             raise ValueError("expected a limit: depth N, nodes N, movetime MS, time MS [inc MS] or infinite")
@@ -283,7 +311,8 @@ class LeiserEngine:
             self.say(f"info string book move {booked}")
             self.say(f"bestmove {booked}")
             return
-        self._start(self._search, self.searcher, self.board.copy(), depth, nodes, seconds)
+        clock = _Clock(seconds, soft, min_depth)
+        self._start(self._search, self.searcher, self.board.copy(), depth, nodes, clock)
         self._worker_searcher = self.searcher
         self._infinite = infinite
 
@@ -324,7 +353,7 @@ class LeiserEngine:
     # ---- the worker ----------------------------------------------------------------------------
 
     def _search(
-        self, searcher: Searcher, board: Board, depth: int | None, nodes: int | None, seconds: float | None
+        self, searcher: Searcher, board: Board, depth: int | None, nodes: int | None, clock: _Clock
     ) -> None:
         def report(info: SearchInfo) -> None:
             score = f"mate {info.win_in}" if info.win_in is not None else f"cp {info.score}"
@@ -335,7 +364,15 @@ class LeiserEngine:
 
         move: object = None
         try:
-            move = searcher.search(board, depth=depth, nodes=nodes, time=seconds, on_iteration=report).move
+            move = searcher.search(
+                board,
+                depth=depth,
+                nodes=nodes,
+                time=clock.time,
+                soft_time=clock.soft_time,
+                min_depth=clock.min_depth,
+                on_iteration=report,
+            ).move
         except Exception as err:  # noqa: BLE001 - the engine never dies: say it, and answer with a move
             self.say(f"info string search failed: {brief(err)}")
         if move is None and board.outcome() is None and board.legal_moves:
@@ -392,6 +429,15 @@ class LeiserEngine:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
+
+
+class _Clock(NamedTuple):
+    """A search's time limits (:meth:`Searcher.search`'s): hard, soft, and the depth below which the
+    soft one does not stop it."""
+
+    time: float | None
+    soft_time: float | None
+    min_depth: int | None
 
 
 def _integer(text: str, name: str) -> int:

@@ -573,4 +573,22 @@ mod tests {
         search_game.generate(&mut moves, false);
         assert!(!moves.contains(&"h0h0".parse().unwrap()), "the null move zaps nothing: Ko");
     }
+
+    /// A spent soft limit starts no new iteration, except those up to the minimum depth; the hard limit
+    /// is not reached here, so the depths are exact.
+    #[test]
+    fn the_soft_limit_yields_to_the_minimum_depth() {
+        let game = Position::start(Rules::R2016);
+        let mut searcher = LeiserSearcher::new(1).unwrap();
+        let hurried = |min_depth| Limits {
+            time: Some(std::time::Duration::from_secs(600)),
+            soft_time: Some(std::time::Duration::ZERO),
+            min_depth,
+            ..Limits::default()
+        };
+        let result = searcher.search(&game, hurried(None), &AtomicBool::new(false), |_| {});
+        assert_eq!(result.info.depth, 1);
+        let result = searcher.search(&game, hurried(Some(4)), &AtomicBool::new(false), |_| {});
+        assert_eq!(result.info.depth, 4);
+    }
 }

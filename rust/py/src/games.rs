@@ -303,11 +303,15 @@ pub fn limits(
     depth: Option<&Bound<'_, PyAny>>,
     nodes: Option<&Bound<'_, PyAny>>,
     time: Option<f64>,
+    soft_time: Option<f64>,
+    min_depth: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Limits> {
     Ok(Limits {
         depth: opt_int_arg(depth, "depth", 1, MAX_SEARCH_DEPTH)?.map(|d| d as i32),
         nodes: opt_int_arg(nodes, "nodes", 1, u64::MAX)?,
         time: seconds_arg(time, "time")?,
+        soft_time: seconds_arg(soft_time, "soft_time")?,
+        min_depth: opt_int_arg(min_depth, "min_depth", 1, MAX_SEARCH_DEPTH)?.map(|d| d as i32),
     })
 }
 
@@ -580,10 +584,12 @@ macro_rules! game_classes {
                 self.0.stop()
             }
 
-            /// Searches *board* to *depth*, *nodes* or *time* seconds (whichever first), with the GIL
+            /// Searches *board* to *depth*, *nodes* or *time* seconds (whichever first; no iteration
+            /// starts after *soft_time* seconds unless it is at most *min_depth* deep), with the GIL
             /// released; *on_iteration* (if given) is called with each finished iteration's
             /// ``GameIteration``. Returns ``(best move text or None, last iteration)``. Ctrl-C stops the
             /// search and raises ``KeyboardInterrupt``.
+            #[allow(clippy::too_many_arguments)] // one per Python argument
             fn search(
                 &self,
                 py: Python<'_>,
@@ -592,8 +598,11 @@ macro_rules! game_classes {
                 nodes: Option<&Bound<'_, PyAny>>,
                 time: Option<f64>,
                 on_iteration: Option<Py<PyAny>>,
+                soft_time: Option<f64>,
+                min_depth: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<$crate::games::Found> {
-                self.0.search(py, &board.state, $crate::games::limits(depth, nodes, time)?, on_iteration)
+                let limits = $crate::games::limits(depth, nodes, time, soft_time, min_depth)?;
+                self.0.search(py, &board.state, limits, on_iteration)
             }
 
             /// Tuning samples from *games* self-play games of *weights* (``None``: the defaults).
