@@ -135,8 +135,8 @@ def test_commands_during_go_infinite_stop_it_first(engine: Engine, command: str)
     engine.send(command)
     lines = engine.ready()
     assert any(line.startswith("bestmove ") for line in lines), lines  # the infinite search answered
-    if command.startswith("go"):
-        engine.expect("bestmove ")
+    if command.startswith("go") and sum(line.startswith("bestmove ") for line in lines) < 2:
+        engine.expect("bestmove ")  # a depth-1 search may also answer before the readyok
     if command.startswith("perft"):
         engine.send("wait")
         lines += engine.ready()  # a count this small may answer before the first readyok
