@@ -625,34 +625,11 @@ impl Network {
 pub struct Delta {
     added: [Option<(Piece, Square)>; 2],
     removed: [Option<(Piece, Square)>; 2],
-    /// A king move: its colour, from and to (for king buckets, which may need a refresh).
-    king: Option<(Color, Square, Square)>,
 }
 
 impl Delta {
     /// The changes `mv` makes to `pos` (before it is played). `mv` must be legal in `pos`.
     pub fn of_move(pos: &Position, mv: Move) -> Delta {
-        let mut delta = Delta::changes(pos, mv);
-        let piece = pos.piece_on(mv.from()).expect("a legal move moves a piece");
-        if piece.piece_type() == PieceType::King {
-            let to = if mv.kind() == MoveKind::Castling { castling_destinations(mv).0 } else { mv.to() };
-            delta.king = Some((piece.color(), mv.from(), to));
-        }
-        delta
-    }
-
-    /// Whether `perspective`'s accumulator must be computed afresh after this move, with `buckets`.
-    #[inline(always)]
-    fn needs_refresh(&self, buckets: InputBuckets, perspective: Color) -> bool {
-        match self.king {
-            Some((color, from, to)) => {
-                color == perspective && buckets.key(color, from) != buckets.key(color, to)
-            }
-            None => false,
-        }
-    }
-
-    fn changes(pos: &Position, mv: Move) -> Delta {
         let us = pos.side_to_move();
         let (from, to) = (mv.from(), mv.to());
         let piece = pos.piece_on(from).expect("a legal move moves a piece");
@@ -660,12 +637,10 @@ impl Delta {
             MoveKind::Normal => Delta {
                 added: [Some((piece, to)), None],
                 removed: [Some((piece, from)), pos.piece_on(to).map(|victim| (victim, to))],
-                king: None,
             },
             MoveKind::Promotion => Delta {
                 added: [Some((Piece::new(us, mv.promotion().unwrap_or(PieceType::Queen)), to)), None],
                 removed: [Some((piece, from)), pos.piece_on(to).map(|victim| (victim, to))],
-                king: None,
             },
             MoveKind::EnPassant => Delta {
                 added: [Some((piece, to)), None],
@@ -673,16 +648,27 @@ impl Delta {
                     Some((piece, from)),
                     Some((Piece::new(us.flip(), PieceType::Pawn), Square::new(to.file(), from.rank()))),
                 ],
-                king: None,
             },
             MoveKind::Castling => {
                 let (king_to, rook_to) = castling_destinations(mv);
                 Delta {
                     added: [Some((piece, king_to)), Some((Piece::new(us, PieceType::Rook), rook_to))],
                     removed: [Some((piece, from)), Some((Piece::new(us, PieceType::Rook), to))],
-                    king: None,
                 }
             }
+        }
+    }
+
+    /// Whether `perspective`'s accumulator must be computed afresh after this move, with `buckets`:
+    /// its own king moved (the moving piece is the first removed, its destination the first added,
+    /// castling included) to another bucket or side of the board.
+    #[inline(always)]
+    fn needs_refresh(&self, buckets: InputBuckets, perspective: Color) -> bool {
+        match (self.removed[0], self.added[0]) {
+            (Some((piece, from)), Some((_, to))) if piece == Piece::new(perspective, PieceType::King) => {
+                buckets.key(perspective, from) != buckets.key(perspective, to)
+            }
+            _ => false,
         }
     }
 
