@@ -477,3 +477,35 @@ def test_a_turns_shots_change_nothing_and_refuse_what_a_push_refuses() -> None:
         Board().shots("h0h9")
     with pytest.raises(TypeError):
         Board().shots(7)  # type: ignore[arg-type]
+
+
+LOST_TO_A_THREAT = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W"
+"""Game 20.0 of the match against the course's reference player (build 4bf539e, ply 28): at depth 5
+the default search plays h5g4, after which Lavender hits Tangerine's king by force."""
+
+
+def test_the_threats_setting_through_the_protocol_changes_a_lost_games_move() -> None:
+    import io
+
+    from camelpy.arena.engines import parse_engine
+    from camelpy.leiserchess import Searcher
+    from camelpy.protocols.leiserchess import LeiserEngine
+
+    # What `camelpy match ... option.Threats=1` sends: setoption name Threats value 1.
+    assert parse_engine(["camelpy leiserchess", "option.Threats=1", "depth=5"]).options == (("Threats", "1"),)
+    out = io.StringIO()
+    engine = LeiserEngine(out)
+    script = ["uci", f"position fen {LOST_TO_A_THREAT}", "go depth 5", "wait"]
+    script += ["setoption name Threats value 1", "setoption name Hash value 8"]
+    script += ["setoption name Threats value 3"]
+    script += ["go depth 5", "wait"]
+    assert all(engine.handle(line) for line in script)
+    lines = out.getvalue().splitlines()
+    assert "option name Threats type spin default 0 min 0 max 2" in lines
+    assert [line.split()[1] for line in lines if line.startswith("bestmove ")] == ["h5g4", "h5g6"]
+    assert engine.searcher.threats == 1  # kept across Hash; 3 refused
+    assert any("Threats" in line and "3" in line for line in lines if line.startswith("info string"))
+    searcher = Searcher(1)
+    assert searcher.threats == 0
+    with pytest.raises(ValueError, match="threats"):
+        searcher.threats = 3

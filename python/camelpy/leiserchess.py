@@ -348,6 +348,24 @@ class Searcher(
         :exc:`MemoryError` if the table cannot be allocated.
     """
 
+    @property
+    def threats(self) -> int:
+        """A candidate search change, off (0) by default: with 1, a side whose king the other side
+        could hit with a move of its own is searched as a side in danger (no reverse futility or
+        late-move reduction at its node, and one ply deeper); with 2, also in quiescence (it answers
+        the threat for two plies instead of standing pat). Set to change it (0 to 2).
+
+        >>> searcher = Searcher(1)
+        >>> searcher.threats = 1
+        >>> searcher.threats, searcher.search(Board("7nn/8/8/8/8/8/8/EE6NW W"), depth=2).info.win_in
+        (1, 1)
+        """
+        return self._native.threats()
+
+    @threats.setter
+    def threats(self, threats: int) -> None:
+        self._native.set_threats(threats)
+
 
 search = Searcher.new_search
 """Searches with a new :class:`Searcher` (:meth:`camelpy.games.Searcher.new_search`)."""

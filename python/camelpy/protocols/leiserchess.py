@@ -8,11 +8,11 @@ The protocol (one command a line; the engine never exits on bad input, it answer
 and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no exception):
 
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
-  spin with its range), ``Hash`` (MiB), ``Threads``, ``Rules`` (2016 or 2018), ``Book`` — then
-  ``uciok``.
+  spin with its range), ``Hash`` (MiB), ``Threads``, ``Threats`` (0 to 2, a candidate search change:
+  :attr:`camelpy.leiserchess.Searcher.threats`), ``Rules`` (2016 or 2018), ``Book`` — then ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search or a perft runs.
-* ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), ``Rules`` (the rules take
-  effect at the next ``position``) or ``Book`` (an opening book's file,
+* ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), ``Threats``, ``Rules``
+  (the rules take effect at the next ``position``) or ``Book`` (an opening book's file,
   :mod:`camelpy.protocols.leiserchess_book`; ``none`` for none): a bad value, or a book file that cannot
   be read, is an ``info string`` and keeps the previous setting.
 * ``ucinewgame`` / ``newgame``: a new game (the search forgets what it learnt).
@@ -77,6 +77,8 @@ __all__ = ["MAX_HASH_MB", "MAX_PERFT_DEPTH", "MIN_DEPTH", "LeiserEngine", "LineS
 
 MAX_THREADS = 256
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
+MAX_THREATS = 2
+"""The largest ``Threats`` setting (:attr:`camelpy.leiserchess.Searcher.threats`)."""
 GAME_MOVES = 50
 """Own moves a game is assumed to last, over which the clock is spread (what is left of them): about 100
 plies, the issue's figure for games against the course's reference player; self-play at 30,000 nodes a
@@ -231,6 +233,7 @@ class LeiserEngine:
             self.say(f"option name {name} type spin default {DEFAULT_WEIGHTS[name]} min {low} max {high}")
         self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self.say(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.say(f"option name Threats type spin default 0 min 0 max {MAX_THREATS}")
         self.say("option name Rules type combo default 2016 var 2016 var 2018")
         self.say("option name Book type string default none")
         self.say("uciok")
@@ -245,13 +248,17 @@ class LeiserEngine:
         name, value = " ".join(args[1:at]), " ".join(args[at + 1 :])
         self._interrupt("setoption")
         if name == "Hash":
+            threats = self.searcher.threats
             self.searcher = Searcher(
                 int_arg(_integer(value, "Hash"), "Hash", 1, MAX_HASH_MB),
                 weights=self.searcher.weights,
                 threads=self.searcher.threads,
             )
+            self.searcher.threats = threats
         elif name == "Threads":
             self.searcher.threads = int_arg(_integer(value, "Threads"), "Threads", 1, MAX_THREADS)
+        elif name == "Threats":
+            self.searcher.threats = int_arg(_integer(value, "Threats"), "Threats", 0, MAX_THREATS)
         elif name == "Rules":
             if value not in {str(year) for year in RULES}:
                 raise ValueError(f"Rules must be 2016 or 2018, got {quote(value)}")

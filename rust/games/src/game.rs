@@ -110,6 +110,14 @@ pub trait Game: Clone + Send {
     /// captured): the search then neither stands pat nor prunes, and extends.
     fn in_danger(&self) -> bool;
 
+    /// Whether the side to move faces a threat to end the game on the other side's next turn that
+    /// [`Game::in_danger`] does not count (Leiserchess: the other side could hit our king with a move
+    /// of its own). A candidate search change: looked at only when the searcher's
+    /// [`SearchSettings::threats`](crate::SearchSettings::threats) asks. Default: never.
+    fn threatened(&self) -> bool {
+        false
+    }
+
     /// Whether passing a move here would be a sound null-move test (the game has no zugzwang to fear
     /// in this position, and passing is implemented). Default: never.
     fn null_move_ok(&self) -> bool {

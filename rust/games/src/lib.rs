@@ -17,6 +17,8 @@ pub use error::{IllegalMoveError, MoveError, ParseMoveError, ParsePositionError,
 pub use game::{Game, Rules};
 pub use parallel::in_parallel;
 pub use perft::Perft;
-pub use search::{Iteration, Limits, SearchResult, Searcher, HISTORY_MAX, MAX_THREADS};
+pub use search::{
+    Iteration, Limits, SearchResult, SearchSettings, Searcher, HISTORY_MAX, MAX_THREADS, MAX_THREATS,
+};
 pub use selfplay::{Sample, SelfPlaySettings};
 pub use zobrist::ZobristKeys;

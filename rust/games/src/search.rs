@@ -90,6 +90,21 @@ impl Limits {
     }
 }
 
+/// The search's run-time settings: candidate changes, each off by default (the search exactly as
+/// before, so the games' signatures keep their counts), to be tested by an SPRT against that default
+/// with the same build (`docs/strength.md`, "Candidate search changes").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchSettings {
+    /// How a side to move that [`Game::threatened`] says is threatened is searched: 0 as any other
+    /// (the default); 1 as a side in danger in the main search (no reverse futility, null move or
+    /// late-move reduction at its node, one ply deeper); 2 in quiescence too (it answers the threat
+    /// for [`QS_DANGER_PLIES`] plies instead of standing pat). Up to [`MAX_THREATS`].
+    pub threats: i32,
+}
+
+/// The largest [`SearchSettings::threats`].
+pub const MAX_THREATS: i32 = 2;
+
 /// One finished iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Iteration<M> {
@@ -129,6 +144,8 @@ pub struct Searcher<G: Game> {
     workers: Vec<Worker<G>>,
     /// The weights every search evaluates with.
     pub weights: G::Weights,
+    /// The run-time settings every search runs with.
+    pub settings: SearchSettings,
 }
 
 /// One thread's search state: ordering tables, buffers and counters.
@@ -146,6 +163,8 @@ struct Worker<G: Game> {
     stopped: bool,
     /// The iteration under way: depth 1 is never interrupted, so that its move is a searched one.
     iteration: i32,
+    /// The searcher's settings, copied at the start of each search.
+    settings: SearchSettings,
 }
 
 /// Most threads a search runs on (far more than any machine it is meant for).
@@ -159,6 +178,7 @@ impl<G: Game> Searcher<G> {
             tt: TranspositionTable::new(hash_mb)?,
             workers: vec![Worker::new()?],
             weights: G::Weights::default(),
+            settings: SearchSettings::default(),
         })
     }
 
@@ -220,6 +240,9 @@ impl<G: Game> Searcher<G> {
         on_iteration: impl FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         self.tt.new_search();
+        for worker in &mut self.workers {
+            worker.settings = self.settings;
+        }
         let tt = &self.tt;
         let (main, helpers) = self.workers.split_first_mut().expect("a searcher has a thread");
         if helpers.is_empty() {
@@ -273,6 +296,7 @@ impl<G: Game> Worker<G> {
             limits: Limits::default(),
             stopped: false,
             iteration: 0,
+            settings: SearchSettings::default(),
         })
     }
 
@@ -380,7 +404,7 @@ impl<G: Game> Worker<G> {
         if let Some(v) = game.terminal_value(ply) {
             return v;
         }
-        let danger = game.in_danger();
+        let danger = game.in_danger() || self.settings.threats > 0 && game.threatened();
         let depth = depth + i32::from(danger && ply > 0);
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(game, 0, ply, alpha, beta, stop);
@@ -507,7 +531,8 @@ impl<G: Game> Worker<G> {
             return 0;
         }
         // A side in danger must answer the threat (for a few plies); anyone else may stand pat.
-        let all_moves = game.in_danger() && qply < QS_DANGER_PLIES;
+        let all_moves =
+            qply < QS_DANGER_PLIES && (game.in_danger() || self.settings.threats > 1 && game.threatened());
         let mut best = -VALUE_INFINITE;
         if !all_moves || ply >= MAX_PLY - 1 {
             let stand_pat = game.evaluate();

@@ -1,7 +1,8 @@
 //! `cargo run --release -p camelpy-leiserchess --example leiserchess_search -- <depth> [fen] [--2018]
-//! [--repeat N]`: a fixed-depth search, one thread, 16 MiB, fresh table, from the start position (or `fen`), with its nodes
+//! [--repeat N] [--threats N]`: a fixed-depth search, one thread, 16 MiB, fresh table, from the start position (or `fen`), with its nodes
 //! (positions searched, quiescence included), time and nodes per second, and the moves its nodes
 //! examined (the course's reference player's way of counting nodes): the node-cost probe for `perf`.
+//! `--threats N` sets the search's `threats` candidate (`camelpy_games::SearchSettings`; default 0).
 
 use std::{sync::atomic::AtomicBool, time::Instant};
 
@@ -17,17 +18,19 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut repeat = 1;
     let mut rules = Rules::R2016;
+    let mut threats = 0;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--2018" => rules = Rules::R2018,
             "--repeat" => repeat = it.next().and_then(|n| n.parse().ok()).unwrap_or(1),
+            "--threats" => threats = it.next().and_then(|n| n.parse().ok()).unwrap_or(0),
             _ => rest.push(a.as_str()),
         }
     }
     let Some(depth) = rest.first().and_then(|d| d.parse::<i32>().ok()) else {
-        eprintln!("usage: leiserchess_search <depth> [fen] [--2018] [--repeat N]");
+        eprintln!("usage: leiserchess_search <depth> [fen] [--2018] [--repeat N] [--threats N]");
         return;
     };
     let fen = if rest.len() > 1 { rest[1..].join(" ") } else { STARTING_FEN.to_string() };
@@ -47,6 +50,7 @@ fn main() {
                 return;
             }
         };
+        searcher.settings.threats = threats;
         let began = Instant::now();
         let mut search_game = SearchGame::new(&game, searcher.weights);
         let limits = Limits::to_depth(depth);

@@ -573,6 +573,36 @@ impl Board {
         }
     }
 
+    /// Whether the side not to move could hit the mover's king with a turn of its own, were it to
+    /// move now (Ko aside): the threat the mover must answer, as a king in check must in chess. A
+    /// move of the other side that changes no square its turn's beams enter, nor its king, fires the
+    /// same beams as a turn that moves nothing; so that turn is fired once and only the moves that
+    /// touch those squares are made (`moves` is a buffer, left holding the other side's moves).
+    pub fn king_threatened(&self, moves: &mut Vec<Move>) -> bool {
+        if self.loser.is_some() {
+            return false;
+        }
+        let us = self.side;
+        let mut them = self.clone();
+        them.side = us.flip();
+        let mut still = them.clone();
+        let mut guard = them.kings[them.side.index()].bit();
+        if still.fire(|board| guard |= board.shoot(board.side).path).king_hit == Some(us) {
+            return true;
+        }
+        moves.clear();
+        them.generate(moves);
+        moves.iter().any(|&mv| {
+            let touched = match mv.action() {
+                Action::Shift { to } => (mv.from().bit() | to.bit()) & guard != 0,
+                Action::Rotate { .. } => mv.from().bit() & guard != 0,
+                Action::Null => false,
+                Action::SwapShift { .. } | Action::SwapRotate { .. } => true,
+            };
+            touched && them.after(mv).1.king_hit == Some(us)
+        })
+    }
+
     /// The board after `mv` and its shot.
     pub fn after(&self, mv: Move) -> (Board, TurnReport) {
         let mut next = self.clone();

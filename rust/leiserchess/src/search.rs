@@ -59,6 +59,8 @@ pub struct SearchGame {
     made: RefCell<Vec<Made>>,
     /// Moves generated and classified so far (see [`SearchGame::moves_examined`]).
     examined: Cell<u64>,
+    /// A buffer for [`Game::threatened`]'s look at the other side's moves.
+    threat_moves: RefCell<Vec<Move>>,
 }
 
 /// The moves of one board as classified once: the Ko-legal moves in generation order, each with its
@@ -129,6 +131,7 @@ impl SearchGame {
             weights,
             made: RefCell::new(Vec::new()),
             examined: Cell::new(0),
+            threat_moves: RefCell::new(Vec::new()),
         }
     }
 
@@ -398,6 +401,11 @@ impl Game for SearchGame {
         false
     }
 
+    /// The other side could hit our king with a move of its own ([`Board::king_threatened`]).
+    fn threatened(&self) -> bool {
+        self.board().king_threatened(&mut self.threat_moves.borrow_mut())
+    }
+
     #[inline]
     fn history_index(&self, mv: Move) -> usize {
         (usize::from(self.board().side_to_move() == Color::Lavender) << 16) | usize::from(mv.bits())
@@ -464,6 +472,79 @@ mod tests {
     const SIGNATURE_2016_DEPTH_6: u64 = 223_828;
     /// Nodes at depth 4 from the start, 2018 rules.
     const SIGNATURE_2018_DEPTH_4: u64 = 1_577_391;
+
+    /// The `threats` candidate on a position of a lost game against the course's reference player
+    /// (docs/guide/leiserchess.md, issue 40: match of build 4bf539e, game 20.0, Tangerine to move at ply
+    /// 28): at depth 5 the default search plays h5g4, after which Lavender hits Tangerine's king by
+    /// force (a depth-8 search proves it); with `threats` 1 or 2 the threat is seen and depth 5 plays
+    /// a move that keeps the game, as the default search only finds at depth 7. Off, the search is as
+    /// before (the signature above).
+    #[test]
+    fn the_threats_setting_sees_a_lost_games_king_hit() {
+        let fen = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
+        let position = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
+        let best = |threats: i32| {
+            let mut searcher = LeiserSearcher::new(16).unwrap();
+            searcher.settings.threats = threats;
+            searcher
+                .search(&position, Limits::to_depth(5), &AtomicBool::new(false), |_| {})
+                .best_move
+                .unwrap()
+        };
+        let lost = |mv: Move| {
+            let mut after = position.clone();
+            after.push_unchecked(mv);
+            let reply = LeiserSearcher::new(16).unwrap().search(
+                &after,
+                Limits::to_depth(8),
+                &AtomicBool::new(false),
+                |_| {},
+            );
+            matches!(reply.info.score, camelpy_games::Score::Mate(n) if n > 0)
+        };
+        let default = best(0);
+        assert_eq!(default.to_string(), "h5g4");
+        assert!(lost(default), "h5g4 loses by force");
+        for threats in [1, 2] {
+            let seen = best(threats);
+            assert_ne!(seen, default, "threats {threats}");
+            assert!(!lost(seen), "threats {threats}: {seen} keeps the game");
+        }
+    }
+
+    /// [`Board::king_threatened`] against making every move of the other side, along random games.
+    #[test]
+    fn a_threat_is_a_move_of_the_other_side_that_hits_our_king() {
+        let mut seed = 0x40_u64;
+        let (mut threatened, mut scratch) = (0, Vec::new());
+        for rules in [Rules::R2016, Rules::R2018] {
+            for _ in 0..20 {
+                let mut position = Position::start(rules);
+                for _ in 0..80 {
+                    let board = position.board();
+                    if position.outcome().is_some() {
+                        break;
+                    }
+                    // The other side to move: the FEN with the side flipped.
+                    let fen = board.fen();
+                    let flipped = match fen.strip_suffix('W') {
+                        Some(rest) => format!("{rest}B"),
+                        None => format!("{}W", fen.strip_suffix('B').unwrap()),
+                    };
+                    let them = Board::from_fen(&flipped, rules).unwrap();
+                    let mut moves = Vec::new();
+                    them.generate(&mut moves);
+                    let us = board.side_to_move();
+                    let want = moves.iter().any(|&mv| them.after(mv).1.king_hit == Some(us));
+                    assert_eq!(board.king_threatened(&mut scratch), want, "{board:?}");
+                    threatened += usize::from(want);
+                    let legal = position.legal_moves();
+                    position.push_unchecked(crate::board::random_pick(&mut seed, &legal));
+                }
+            }
+        }
+        assert!(threatened > 0, "the games hold threats");
+    }
 
     #[test]
     fn two_threads_find_the_same_wins_and_a_legal_move() {

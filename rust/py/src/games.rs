@@ -12,7 +12,7 @@ use std::{
 };
 
 use camelpy_core::{AllocError, Score};
-use camelpy_games::{Iteration, Limits, SearchResult};
+use camelpy_games::{Iteration, Limits, SearchResult, SearchSettings, MAX_THREATS};
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
     prelude::*,
@@ -80,6 +80,7 @@ pub trait SmallGame: 'static {
     fn clear(searcher: &mut Self::Searcher);
     fn set_threads(searcher: &mut Self::Searcher, threads: usize) -> Result<(), AllocError>;
     fn searcher_weights(searcher: &mut Self::Searcher) -> &mut Self::Weights;
+    fn searcher_settings(searcher: &mut Self::Searcher) -> &mut SearchSettings;
     fn search(
         searcher: &mut Self::Searcher,
         state: &Self::State,
@@ -267,6 +268,16 @@ impl<G: SmallGame> GameSearcher<G> {
         Ok(())
     }
 
+    pub fn threats(&self, py: Python<'_>) -> i32 {
+        py.detach(|| G::searcher_settings(&mut self.inner()).threats)
+    }
+
+    pub fn set_threats(&self, py: Python<'_>, threats: &Bound<'_, PyAny>) -> PyResult<()> {
+        let threats = int_arg(threats, "threats", 0, MAX_THREATS as u64)? as i32;
+        py.detach(|| G::searcher_settings(&mut self.inner()).threats = threats);
+        Ok(())
+    }
+
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -415,6 +426,9 @@ macro_rules! alike_items {
         }
         fn searcher_weights(searcher: &mut Self::Searcher) -> &mut Weights {
             &mut searcher.weights
+        }
+        fn searcher_settings(searcher: &mut Self::Searcher) -> &mut camelpy_games::SearchSettings {
+            &mut searcher.settings
         }
         fn search(
             searcher: &mut Self::Searcher,
@@ -577,6 +591,16 @@ macro_rules! game_classes {
             /// Sets every weight (in table order); waits for a running search.
             fn set_weights(&self, py: Python<'_>, weights: &Bound<'_, PyAny>) -> PyResult<()> {
                 self.0.set_weights(py, weights)
+            }
+
+            /// The search's ``threats`` setting (0: off; see the game's ``Searcher.threats``).
+            fn threats(&self, py: Python<'_>) -> i32 {
+                self.0.threats(py)
+            }
+
+            /// Sets the ``threats`` setting (0 to 2); waits for a running search.
+            fn set_threats(&self, py: Python<'_>, threats: &Bound<'_, PyAny>) -> PyResult<()> {
+                self.0.set_threats(py, threats)
             }
 
             /// Ends a running search soon (it returns its best move so far).
