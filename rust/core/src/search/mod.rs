@@ -418,7 +418,6 @@ impl Searcher<'_> {
                     hashfull: self.tt.hashfull(),
                     pv: line,
                 };
-                (self.report)(&Report::Iteration(&info));
                 new_lines.push(info);
                 if self.stopped {
                     break;
@@ -426,13 +425,18 @@ impl Searcher<'_> {
             }
 
             // Step 3. Keep the iteration's lines, best first (a restricted search can outscore an earlier
-            // line by search instability); a cut-short iteration keeps the previous depth's lines for the
-            // moves it did not reach, after its own.
+            // line by search instability), and report them in that order, as Stockfish does, so that the
+            // last report of each `multipv` number is that line of the deepest iteration; a cut-short
+            // iteration reports what it finished and keeps the previous depth's lines for the moves it
+            // did not reach, after its own.
             if !self.stopped {
                 new_lines.sort_by_key(|line| std::cmp::Reverse(line.score));
                 for (i, line) in new_lines.iter_mut().enumerate() {
                     line.multipv = i + 1;
                 }
+            }
+            for line in &new_lines {
+                (self.report)(&Report::Iteration(line));
             }
             for old in lines.drain(..) {
                 if new_lines.len() < multipv && new_lines.iter().all(|l| l.pv[0] != old.pv[0]) {
