@@ -397,6 +397,7 @@ NET_MATERIAL_BUCKETS: int
 NET_KING_BUCKETS: int
 NET_SCALE: int
 NET_EMBEDDED: str
+NET_BUILT_IN: list[str]
 
 def network_info(path: str) -> tuple[int, int, int, int, str]: ...
 def train(

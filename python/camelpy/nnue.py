@@ -24,7 +24,9 @@ True
 The network built into camelpy (:data:`EMBEDDED`), by its name:
 
 >>> camelpy.Engine(eval_file=camelpy.nnue.EMBEDDED).eval_file
-'camelpy-1.nnue'
+'camelpy-2.nnue'
+>>> camelpy.nnue.BUILT_IN
+('camelpy-2.nnue', 'camelpy-1.nnue')
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ __all__ = [
     "DEFAULT_MIRROR",
     "DEFAULT_VALID_SHARE",
     "DEFAULT_WDL",
+    "BUILT_IN",
     "EMBEDDED",
     "HIDDEN",
     "HIDDEN_SIZES",
@@ -74,9 +77,13 @@ INPUT_BUCKETS: tuple[int, ...] = (1, _core.NET_KING_BUCKETS)
 """The input buckets a network may have: one set of 768 inputs, or one per region of the side's own king
 (first rank a-b or c-d, second rank, the rest; mirrored so the king is on files a-d)."""
 EMBEDDED: str = _core.NET_EMBEDDED
-"""The name of the network built into camelpy: ``Engine(eval_file=camelpy.nnue.EMBEDDED)`` (or the UCI
-option ``EvalFile`` with this name) evaluates with it, unless a file of that name is in the working
-folder. Its provenance: ``rust/core/nets/camelpy-1.md``. The classical evaluation stays the default."""
+"""The name of the default network, built into camelpy: every search evaluates with it unless told
+otherwise (``Engine(eval_file=...)``, the UCI option ``EvalFile``); a file of that name in the working
+folder is read instead. Its provenance: ``rust/core/nets/camelpy-2.md``."""
+BUILT_IN: tuple[str, ...] = tuple(_core.NET_BUILT_IN)
+"""The networks built into camelpy, newest (:data:`EMBEDDED`) first, each selected by its name as
+:data:`EMBEDDED` is; each one's provenance is ``rust/core/nets/<name>.md``. The older ones stay built in
+because the newer ones' data was generated with them (``camelpy datagen --eval-file camelpy-1.nnue``)."""
 SCALE: int = _core.NET_SCALE
 """Centipawns per unit of the network's output: the trainer fits ``sigmoid(value / SCALE)``."""
 

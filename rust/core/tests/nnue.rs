@@ -285,22 +285,30 @@ fn searches_with_a_network_check_every_incremental_evaluation() {
 }
 
 #[test]
-fn the_embedded_network_is_the_one_its_provenance_describes() {
-    use camelpy_core::nnue::EMBEDDED_NAME;
-    let net = Network::embedded().expect("the built-in network loads");
+fn the_built_in_networks_are_the_ones_their_provenances_describe() {
+    use camelpy_core::nnue::{BUILT_IN, EMBEDDED_NAME};
+    assert_eq!(EMBEDDED_NAME, BUILT_IN[0], "the default is the newest");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
-    let file = Network::load(&dir.join(EMBEDDED_NAME)).unwrap();
-    assert_eq!(*net, file);
-    let provenance = std::fs::read_to_string(dir.join("camelpy-1.md")).unwrap();
-    let checksum = format!("{:#018x}", net.hash());
-    assert!(provenance.contains(&checksum), "camelpy-1.md does not name checksum {checksum}");
-    // By its name, when no file of that name is in the working folder; a path is still a path.
-    assert_eq!(Network::open(EMBEDDED_NAME).unwrap(), net);
-    let elsewhere = format!("{}/no-such-folder/{EMBEDDED_NAME}", env!("CARGO_MANIFEST_DIR"));
-    assert!(Network::open(&elsewhere).is_err());
-    // It evaluates: a queen up is worth far more than nothing.
-    let start = Position::startpos();
-    let queen_up =
-        Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
-    assert!(net.evaluate(&queen_up) > net.evaluate(&start) + 500);
+    let mut checksums = Vec::new();
+    for name in BUILT_IN {
+        let net = Network::built_in(name).expect("a built-in name").expect("the built-in network loads");
+        assert_eq!(*net, Network::load(&dir.join(name)).unwrap(), "{name}");
+        let stem = name.strip_suffix(".nnue").unwrap();
+        let provenance = std::fs::read_to_string(dir.join(format!("{stem}.md"))).unwrap();
+        let checksum = format!("{:#018x}", net.hash());
+        assert!(provenance.contains(&checksum), "{stem}.md does not name checksum {checksum}");
+        // By its name, when no file of that name is in the working folder; a path is still a path.
+        assert!(std::sync::Arc::ptr_eq(&Network::open(name).unwrap(), &net), "{name}");
+        let elsewhere = format!("{}/no-such-folder/{name}", env!("CARGO_MANIFEST_DIR"));
+        assert!(Network::open(&elsewhere).is_err());
+        // It evaluates: a queen up is worth far more than nothing.
+        let start = Position::startpos();
+        let queen_up =
+            Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
+        assert!(net.evaluate(&queen_up) > net.evaluate(&start) + 500, "{name}");
+        checksums.push(net.hash());
+    }
+    assert!(checksums.windows(2).all(|w| w[0] != w[1]), "two built-in names for one network");
+    assert!(Network::built_in("camelpy-0.nnue").is_none());
+    assert!(std::sync::Arc::ptr_eq(&Network::embedded().unwrap(), &Network::open(EMBEDDED_NAME).unwrap()));
 }

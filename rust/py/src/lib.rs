@@ -74,6 +74,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NET_KING_BUCKETS", camelpy_core::nnue::KING_BUCKETS)?;
     m.add("NET_SCALE", camelpy_core::nnue::SCALE)?;
     m.add("NET_EMBEDDED", camelpy_core::nnue::EMBEDDED_NAME)?;
+    m.add("NET_BUILT_IN", camelpy_core::nnue::BUILT_IN.to_vec())?;
     m.add_function(wrap_pyfunction!(data::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(data::data_info, m)?)?;
     m.add_function(wrap_pyfunction!(data::export_text, m)?)?;

@@ -239,33 +239,51 @@ impl Network {
     /// assert!(std::sync::Arc::ptr_eq(&Network::open(EMBEDDED_NAME).unwrap(), &net)); // no such file here
     /// ```
     pub fn embedded() -> Result<Arc<Network>, NetError> {
-        static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
-        if let Some(net) = EMBEDDED.get() {
-            return Ok(net.clone());
+        Network::built_in(EMBEDDED_NAME).expect("the default network is one of BUILT_IN")
+    }
+
+    /// The built-in network named `name` (one of [`BUILT_IN`]), decoded once per process and shared,
+    /// or `None` when no built-in network has that name.
+    pub fn built_in(name: &str) -> Option<Result<Arc<Network>, NetError>> {
+        static DECODED: [OnceLock<Arc<Network>>; BUILT_IN.len()] = [const { OnceLock::new() }; BUILT_IN.len()];
+        let index = BUILT_IN.iter().position(|&n| n == name)?;
+        if let Some(net) = DECODED[index].get() {
+            return Some(Ok(net.clone()));
         }
-        let net = Network::from_bytes(EMBEDDED_BYTES).map_err(|e| e.with_path(EMBEDDED_NAME))?;
-        Ok(EMBEDDED.get_or_init(|| Arc::new(net)).clone())
+        Some(match Network::from_bytes(BUILT_IN_BYTES[index]) {
+            Ok(net) => Ok(DECODED[index].get_or_init(|| Arc::new(net)).clone()),
+            Err(e) => Err(e.with_path(name)),
+        })
     }
 
     /// The network an `EvalFile` setting names: the file at `name`, or, when no file is there and the
-    /// name is [`EMBEDDED_NAME`], the network built into camelpy (as Stockfish resolves its
+    /// name is one of [`BUILT_IN`], that network built into camelpy (as Stockfish resolves its
     /// `EvalFile`).
     pub fn open(name: &str) -> Result<Arc<Network>, NetError> {
         let path = Path::new(name);
-        if name == EMBEDDED_NAME && !path.exists() {
-            return Network::embedded();
+        if !path.exists() {
+            if let Some(net) = Network::built_in(name) {
+                return net;
+            }
         }
         Network::load(path).map(Arc::new)
     }
 }
 
-/// The name of the network built into camelpy: `EvalFile` (and `Engine(eval_file=…)`) with this name
-/// selects it unless a file of that name is in the working folder. Its provenance (the commands that
-/// make it again) is `rust/core/nets/camelpy-1.md`.
-pub const EMBEDDED_NAME: &str = "camelpy-1.nnue";
+/// The networks built into camelpy, newest first, by the names `EvalFile` (and `Engine(eval_file=…)`)
+/// selects them with when no file of that name is in the working folder. Each one's provenance (the
+/// commands that make it again, its matches) is `rust/core/nets/<name without .nnue>.md`. The older
+/// nets stay built in because the data of the newer ones was generated with them
+/// (`camelpy datagen --eval-file camelpy-1.nnue`) and so that a match against them needs no file.
+pub const BUILT_IN: [&str; 2] = ["camelpy-2.nnue", "camelpy-1.nnue"];
 
-/// The built-in network's file, in the build (394 KB).
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/camelpy-1.nnue");
+/// The name of the default network (the newest of [`BUILT_IN`]): every search evaluates with it unless
+/// told otherwise.
+pub const EMBEDDED_NAME: &str = BUILT_IN[0];
+
+/// The built-in networks' files, in the build, in [`BUILT_IN`]'s order (394 KB each).
+static BUILT_IN_BYTES: [&[u8]; BUILT_IN.len()] =
+    [include_bytes!("../../nets/camelpy-2.nnue"), include_bytes!("../../nets/camelpy-1.nnue")];
 
 #[cfg(test)]
 mod tests {

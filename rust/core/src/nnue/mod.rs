@@ -50,7 +50,7 @@ pub mod file;
 pub mod simd;
 
 pub use error::NetError;
-pub use file::{EMBEDDED_NAME, NET_HEADER_SIZE, NET_MAGIC, NET_VERSION};
+pub use file::{BUILT_IN, EMBEDDED_NAME, NET_HEADER_SIZE, NET_MAGIC, NET_VERSION};
 
 use crate::{
     board::castling_destinations,
