@@ -68,6 +68,32 @@ fn finds_mate_in_one_and_two() {
     assert!(matches!(r.info.score, Score::Cp(_)), "black to move is not mated: {:?}", r.info.score);
 }
 
+/// `nmp_two_pieces`: after 1. Ra6! Black has only a bishop and pawns, and every move allows mate
+/// (1... bxa6 2. b7#, a bishop move 2. Rxa7#), a zugzwang that a null move at Black's node cannot see. With
+/// the network, the default search plays a1a4 or b6a7 through depth 9 (its null move prunes the reduced
+/// Ra6); with the setting on, no null move there, and the mate is found by depth 6 (at depth 4 today).
+#[test]
+fn null_move_needs_two_pieces_for_the_lone_bishop_zugzwang() {
+    let fen = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+    let mut params = SearchParams::DEFAULT;
+    params.set("nmp_two_pieces", 1).unwrap();
+    for net in [Some(Network::embedded().unwrap()), None] {
+        let mut pos = Position::from_fen(fen, false).unwrap();
+        let tt = TranspositionTable::new(8).expect("a small table");
+        let mut state = SearchState::new();
+        let network = net.is_some();
+        state.set_network(net);
+        let limits = SearchLimits { params, ..depth(6) };
+        let stop = AtomicBool::new(false);
+        let r = search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {});
+        assert_eq!(
+            (r.best_move.map(|m| m.to_uci(false)), r.info.score),
+            (Some("a1a6".into()), Score::Mate(2)),
+            "network: {network}"
+        );
+    }
+}
+
 /// The basic mates with a lone king, played out by the search against itself at a fixed node budget a
 /// move: each must end in checkmate before the fifty-move rule. This is what the mop-up terms are for:
 /// with them zeroed (tuning run 1), one KRK and all three KBBK games here end drawn.

@@ -635,13 +635,14 @@ impl Searcher<'_> {
                 return static_eval;
             }
 
-            // Step 6. Null-move pruning, not after a null move and not in pawn endings (zugzwang).
+            // Step 6. Null-move pruning, not after a null move and not in pawn endings (zugzwang), nor,
+            // with `nmp_two_pieces`, for a side with a lone piece (that it must move is zugzwang too).
             let non_pawn =
                 pos.colored(pos.side_to_move()) & !pos.pieces(PieceType::Pawn) & !pos.pieces(PieceType::King);
             if !cut_null
                 && depth >= self.sp.nmp_min_depth
                 && static_eval >= beta
-                && non_pawn.any()
+                && non_pawn.len() as i32 > self.sp.nmp_two_pieces
                 && !is_mate(beta)
             {
                 let reduction = self.sp.nmp_base_reduction + depth / self.sp.nmp_depth_divisor;

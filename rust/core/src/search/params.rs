@@ -115,6 +115,8 @@ search_params! {
     qs_tt_store: 0, [0, 1];
     /// Correction history weight (0 off): the static eval is corrected by how far search results strayed from it in positions with the same pawns, this many 256ths of the learned average.
     corr_hist: 0, [0, 512];
+    /// Null-move pruning needs two pieces (0 off, 1 on): not for a side with a single piece besides king and pawns, whose every move may lose (a zugzwang a null move cannot see).
+    nmp_two_pieces: 0, [0, 1];
 }
 
 impl SearchParams {
