@@ -245,7 +245,8 @@ impl Network {
     /// The built-in network named `name` (one of [`BUILT_IN`]), decoded once per process and shared,
     /// or `None` when no built-in network has that name.
     pub fn built_in(name: &str) -> Option<Result<Arc<Network>, NetError>> {
-        static DECODED: [OnceLock<Arc<Network>>; BUILT_IN.len()] = [const { OnceLock::new() }; BUILT_IN.len()];
+        static DECODED: [OnceLock<Arc<Network>>; BUILT_IN.len()] =
+            [const { OnceLock::new() }; BUILT_IN.len()];
         let index = BUILT_IN.iter().position(|&n| n == name)?;
         if let Some(net) = DECODED[index].get() {
             return Some(Ok(net.clone()));
