@@ -70,8 +70,14 @@ def test_bad_network_files_are_refused_and_change_nothing(
         "short.nnue": (good[:30], "is not a camelpy network file"),
         "cut.nnue": (good[:-10], "is damaged"),
         "flipped.nnue": (good[:1000] + bytes([good[1000] ^ 1]) + good[1001:], "checksum"),
-        "wide.nnue": (good[:16] + (512).to_bytes(4, "little") + good[20:], "hidden neurons is 512"),
+        "wide.nnue": (good[:16] + (300).to_bytes(4, "little") + good[20:], "hidden neurons is 300"),
+        # The output weights' scale (QB) is the file's: the trainer writes 256, 64 and 256 are read.
+        "qb.nnue": (
+            good[:22] + (100).to_bytes(2, "little") + good[24:],
+            "QB is 100, this build reads 64 or 256",
+        ),
     }
+    assert good[22:24] == (256).to_bytes(2, "little")
     for name, (content, why) in cases.items():
         (tmp_path / name).write_bytes(content)
         with pytest.raises(NetworkFileError, match=why) as err:

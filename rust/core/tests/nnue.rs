@@ -147,6 +147,7 @@ fn a_material_bucket_evaluates_as_a_single_output_network_of_its_weights() {
         let single = |bucket: usize| {
             Network::from_parts(
                 Arch::new(hidden, OutputBuckets::Single),
+                net.qb(),
                 net.ft_weights().to_vec(),
                 net.ft_bias().to_vec(),
                 net.out_weights()[bucket * 2 * h..(bucket + 1) * 2 * h].to_vec(),

@@ -8,7 +8,7 @@
 
 use camelpy_core::{
     data::SplitMix64,
-    nnue::{bucketed_feature, Arch, InputBuckets, Network, MAX_OUTPUT_WEIGHT, QA, QB, SCALE},
+    nnue::{bucketed_feature, Arch, InputBuckets, Network, MAX_OUTPUT_WEIGHT, QA, QB_FINE, SCALE},
     types::{Color, Piece, PieceType, Square},
     Position,
 };
@@ -59,8 +59,12 @@ impl Layout {
 /// Largest magnitude of a feature weight or bias: 32 pieces at this much, quantised by `QA`, stay inside
 /// the accumulator's 16 bits (32 · 1.98 · 255 + bias < 32,767), so the quantised net never wraps.
 pub const MAX_FT_WEIGHT: f32 = 1.98;
-/// Largest magnitude of an output weight: the file's limit, [`MAX_OUTPUT_WEIGHT`] / `QB`.
-pub const MAX_OUT_WEIGHT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+/// The output weights' scale `QB` of the networks this trainer writes: 256, since on the older 1/64 grid
+/// rounding cost a 512-wide net 0.00065 of its 0.0150 loss (39 cp mean), on 1/256 nothing (docs/nnue.md).
+pub const EXPORT_QB: i32 = QB_FINE;
+/// Largest magnitude of an output weight: the file's limit, [`MAX_OUTPUT_WEIGHT`] / [`EXPORT_QB`] (0.496;
+/// trained weights stay under 0.34).
+pub const MAX_OUT_WEIGHT: f32 = MAX_OUTPUT_WEIGHT as f32 / EXPORT_QB as f32;
 
 /// Most pieces on a board, hence most active features per perspective.
 const MAX_FEATURES: usize = 32;
@@ -244,16 +248,18 @@ pub fn backward(
     e * e
 }
 
-/// The parameters (of layout `l`) quantised into the core's network.
+/// The parameters (of layout `l`) quantised into the core's network, its output weights and bias on
+/// [`EXPORT_QB`]'s grid.
 pub fn quantise(l: &Layout, p: &[f32]) -> Network {
     let q16 = |w: f32, scale: i32, limit: f32| (w.clamp(-limit, limit) * scale as f32).round() as i16;
     let ft_weights = p[..l.ft_bias].iter().map(|&w| q16(w, QA, MAX_FT_WEIGHT)).collect();
     let ft_bias = p[l.ft_bias..l.out_weights].iter().map(|&w| q16(w, QA, MAX_FT_WEIGHT)).collect();
-    let out_weights = p[l.out_weights..l.out_bias].iter().map(|&w| q16(w, QB, MAX_OUT_WEIGHT)).collect();
+    let out_weights =
+        p[l.out_weights..l.out_bias].iter().map(|&w| q16(w, EXPORT_QB, MAX_OUT_WEIGHT)).collect();
     let out_bias = p[l.out_bias..l.params]
         .iter()
-        .map(|&b| (b as f64 * (QA * QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32)
+        .map(|&b| (b as f64 * (QA * EXPORT_QB) as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32)
         .collect();
-    Network::from_parts(l.arch, ft_weights, ft_bias, out_weights, out_bias)
+    Network::from_parts(l.arch, EXPORT_QB, ft_weights, ft_bias, out_weights, out_bias)
         .expect("clipped weights fit the file")
 }

@@ -8,7 +8,7 @@
 //! | 12 | 4 | inputs per perspective (768) |
 //! | 16 | 4 | hidden neurons per perspective: 256 in version 1; 256, 512, 768 or 1,024 ([`Hidden`]) |
 //! | 20 | 2 | `QA` (255) |
-//! | 22 | 2 | `QB` (64) |
+//! | 22 | 2 | `QB`, the output weights' scale: 64 in version 1; 64 or 256 in version 2 ([`super::QBS`]) |
 //! | 24 | 4 | `SCALE` (400) |
 //! | 28 | 2 | version 1: reserved, 0; version 2: output buckets, 1 or 8 ([`OutputBuckets`]) |
 //! | 30 | 2 | version 1: reserved, 0; version 2: input buckets, 1 or 4 (by king square, [`InputBuckets`]) |
@@ -16,10 +16,12 @@
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | … | payload: feature-transformer weights `i16[input buckets × inputs × hidden]` (bucket-major, then feature-major), biases `i16[hidden]`, output weights `i16[buckets × 2 × hidden]` (bucket-major, side to move first), output biases `i32[buckets]` |
 //!
-//! A version-2 file of camelpy-1's shape holds the same payload as the version-1 file (same checksum);
-//! [`Network::to_bytes`] writes version 1 for that shape, so older builds still read it.
+//! A version-2 file of camelpy-1's shape and `QB` 64 holds the same payload as the version-1 file (same
+//! checksum); [`Network::to_bytes`] writes version 1 for that shape and `QB`, so older builds still read
+//! it. camelpy-1 and camelpy-2 have `QB` 64; the trainer writes 256 ([`QB_FINE`](super::QB_FINE)), which
+//! builds before it refuse by name ("QB is 256, this build needs 64").
 //!
-//! A file that is not this (another magic or version, a shape outside the closed sets above, a length
+//! A file that is not this (another magic or version, a shape or `QB` outside the closed sets above, a length
 //! or checksum that does not match, an output weight beyond
 //! ±[`MAX_OUTPUT_WEIGHT`](super::MAX_OUTPUT_WEIGHT)) is refused with a [`NetError`] saying which; the
 //! header's shape and the file's length are checked before any weight is allocated.
@@ -29,7 +31,9 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use super::{Arch, Hidden, InputBuckets, NetError, Network, OutputBuckets, INPUTS, QA, QB, SCALE};
+use super::{
+    Arch, Hidden, InputBuckets, NetError, Network, OutputBuckets, INPUTS, QA, QBS, QB_FINE, QB_V1, SCALE,
+};
 use crate::{error::AllocError, fsio, hash::fnv1a};
 
 /// The first eight bytes of every network file.
@@ -77,7 +81,8 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Network {
-    /// The file's bytes: header and payload (version 1 for camelpy-1's shape, 2 for the others).
+    /// The file's bytes: header and payload (version 1 for camelpy-1's shape with `QB` 64, 2 for the
+    /// others), the header holding the network's `QB`.
     ///
     /// ```
     /// use camelpy_core::nnue::{Arch, Hidden, Network, OutputBuckets};
@@ -86,10 +91,12 @@ impl Network {
     /// let arch = Arch::new(Hidden::H512, OutputBuckets::Material);
     /// let wide = Network::example_of(arch, 7);
     /// assert_eq!(Network::from_bytes(&wide.to_bytes()).unwrap(), wide);
+    /// let fine = Network::example_with(arch, 256, 7);
+    /// assert_eq!(Network::from_bytes(&fine.to_bytes()).unwrap().qb(), 256);
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = payload(self);
-        let v1 = self.arch == Arch::V1;
+        let v1 = self.arch == Arch::V1 && self.qb == QB_V1;
         let mut out = Vec::with_capacity(NET_HEADER_SIZE + payload.len());
         out.extend_from_slice(&NET_MAGIC);
         out.extend_from_slice(&(if v1 { NET_VERSION_1 } else { NET_VERSION }).to_le_bytes());
@@ -97,7 +104,7 @@ impl Network {
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(self.arch.hidden.size() as u32).to_le_bytes());
         out.extend_from_slice(&(QA as u16).to_le_bytes());
-        out.extend_from_slice(&(QB as u16).to_le_bytes());
+        out.extend_from_slice(&(self.qb as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u32).to_le_bytes());
         if v1 {
             out.extend_from_slice(&0u32.to_le_bytes());
@@ -114,8 +121,8 @@ impl Network {
 
     /// Checks a file's header (its first [`NET_HEADER_SIZE`] bytes, or all of a shorter file) against
     /// what this build reads and against the file's length `file_len`, before its weights are read,
-    /// and returns the network's shape.
-    fn check_header(header: &[u8], file_len: u64) -> Result<Arch, NetError> {
+    /// and returns the network's shape and `QB`.
+    fn check_header(header: &[u8], file_len: u64) -> Result<(Arch, i32), NetError> {
         let path = String::new();
         if header.len() < NET_HEADER_SIZE || header[..8] != NET_MAGIC {
             return Err(NetError::NotNetFile { path });
@@ -129,11 +136,19 @@ impl Network {
             ("activation", u16_at(header, 10) as u64, ACTIVATION_SCRELU as u64),
             ("inputs", u32_at(header, 12) as u64, INPUTS as u64),
             ("QA", u16_at(header, 20) as u64, QA as u64),
-            ("QB", u16_at(header, 22) as u64, QB as u64),
             ("scale", u32_at(header, 24) as u64, SCALE as u64),
         ];
         if let Some((name, found, want)) = fixed.iter().find(|(_, found, want)| found != want) {
             return Err(architecture(format!("{name} is {found}, this build needs {want}")));
+        }
+        let qb = u16_at(header, 22) as i32;
+        if version == NET_VERSION_1 && qb != QB_V1 {
+            return Err(architecture(format!(
+                "QB is {qb}, this build needs {QB_V1} in a version-{NET_VERSION_1} file"
+            )));
+        }
+        if !QBS.contains(&qb) {
+            return Err(architecture(format!("QB is {qb}, this build reads {QB_V1} or {QB_FINE}")));
         }
         let hidden = u32_at(header, 16) as u64;
         let arch = if version == NET_VERSION_1 {
@@ -183,13 +198,14 @@ impl Network {
                 ),
             });
         }
-        Ok(arch)
+        Ok((arch, qb))
     }
 
     /// A network from a file's bytes. Errors name no file; [`Network::load`] adds the path.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let path = String::new();
-        let arch = Network::check_header(&bytes[..bytes.len().min(NET_HEADER_SIZE)], bytes.len() as u64)?;
+        let (arch, qb) =
+            Network::check_header(&bytes[..bytes.len().min(NET_HEADER_SIZE)], bytes.len() as u64)?;
         let body = &bytes[NET_HEADER_SIZE..];
         let (stored, computed) = (u64_at(bytes, 32), fnv1a(body));
         if stored != computed {
@@ -215,7 +231,7 @@ impl Network {
                 .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))),
         );
         // The sizes are right by construction; this checks the output weights' range.
-        Network::from_parts(arch, ft_weights, ft_bias, out_weights, out_bias)
+        Network::from_parts(arch, qb, ft_weights, ft_bias, out_weights, out_bias)
     }
 
     /// Reads a network file: a regular file whose header this build reads and whose length is the
@@ -395,6 +411,33 @@ mod tests {
         let mut b = bytes.clone();
         b[NET_HEADER_SIZE + 5] ^= 1;
         assert!(refused(&b).contains("checksum"));
+    }
+
+    #[test]
+    fn qb_is_the_files_64_or_256_and_anything_else_is_refused_by_value() {
+        let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
+        // camelpy-1's shape with QB 256 is written as version 2, and reads back with its QB.
+        let fine = Network::example_with(Arch::V1, QB_FINE, 3);
+        let bytes = fine.to_bytes();
+        assert_eq!(u16_at(&bytes, 8), NET_VERSION);
+        assert_eq!(u16_at(&bytes, 22), 256);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!((back.qb(), &back), (QB_FINE, &fine));
+        // The same integers under QB 64 are another network, written as version 1.
+        let coarse = Network::example(3);
+        assert_ne!(coarse, fine);
+        assert_eq!(u16_at(&coarse.to_bytes(), 22), 64);
+        let wide = Network::example_with(Arch::new(Hidden::H512, OutputBuckets::Material), QB_FINE, 2);
+        assert_eq!(Network::from_bytes(&wide.to_bytes()).unwrap(), wide);
+        for qb in [0u16, 1, 63, 100, 128, 512, u16::MAX] {
+            let message = refused(&with_u16(&wide.to_bytes(), 22, qb));
+            assert!(message.contains(&format!("QB is {qb}, this build reads 64 or 256")), "{message}");
+        }
+        // Version 1 stays 64 only.
+        let message = refused(&with_u16(&coarse.to_bytes(), 22, 256));
+        assert!(message.contains("QB is 256, this build needs 64 in a version-1 file"), "{message}");
+        let err = Network::from_parts(Arch::V1, 100, vec![], vec![], vec![], vec![]).unwrap_err();
+        assert!(err.to_string().contains("QB is 100"), "{err}");
     }
 
     #[test]

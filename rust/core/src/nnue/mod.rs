@@ -6,7 +6,8 @@
 //! whose pre-activations are the *accumulator*. The side to move's accumulator and the other side's,
 //! each through the squared clipped ReLU (SCReLU: `clamp(x, 0, 1)²`), feed one output neuron, or with
 //! [`OutputBuckets::Material`] the one of eight that the number of pieces on the board selects. The
-//! shape ([`Arch`]) is a property of the file ([`file`]). In numbers, with `QA` = [`QA`], `QB` = [`QB`]:
+//! shape ([`Arch`]) is a property of the file ([`file`]), and so is the output weights' scale `QB`
+//! ([`Network::qb`]: [`QB_V1`] or [`QB_FINE`]). In numbers, with `QA` = [`QA`]:
 //!
 //! ```text
 //! a_us, a_them = ft_bias + Σ ft_weights[f] over the active features f of each perspective   (i16, ×QA)
@@ -66,11 +67,19 @@ pub const HIDDEN: usize = 256;
 /// Quantisation of the accumulator: a float activation of 1.0 is `QA`. 255 keeps `clamp(x)²` and
 /// `clamp(x) · out` in range of the 16-bit multiply (see [`MAX_OUTPUT_WEIGHT`]).
 pub const QA: i32 = 255;
-/// Quantisation of the output weights: a float weight of 1.0 is `QB`.
-pub const QB: i32 = 64;
+/// Quantisation of the output weights (`QB`: a float weight of 1.0 is `QB`) of every version-1 file and
+/// of camelpy-1 and camelpy-2: 64.
+pub const QB_V1: i32 = 64;
+/// The finer `QB` a version-2 file may have, which the trainer writes: on the 1/64 grid a 512-wide net lost
+/// 0.00065 of its 0.0150 loss (39 cp mean) to rounding, on 1/256 nothing (docs/nnue.md); trained output
+/// weights stay under 0.34, so `|w| ≤ 127 / 256` loses none of them.
+pub const QB_FINE: i32 = 256;
+/// Every `QB` a network file may have: [`QB_V1`], and in version 2 [`QB_FINE`] too.
+pub const QBS: [i32; 2] = [QB_V1, QB_FINE];
 /// Centipawns per unit of the network's output: the trainer fits `sigmoid(value / SCALE)` to results.
 pub const SCALE: i32 = 400;
-/// Largest output weight magnitude (quantised): `QA · 127 < 2¹⁵`, so `clamp · out` fits 16 bits.
+/// Largest output weight magnitude (quantised, whatever the file's `QB`): `QA · 127 < 2¹⁵`, so `clamp · out`
+/// fits 16 bits.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// The evaluation is clamped to this many centipawns, safely inside the search's non-mate range.
 pub const MAX_EVAL: i32 = 20_000;
@@ -278,7 +287,8 @@ pub fn bucketed_feature(perspective: Color, key: (usize, bool), piece: Piece, sq
 }
 
 /// A network's shape: its hidden width, its output buckets and its input buckets. Inputs per set,
-/// activation and quantisation are the same for all ([`INPUTS`], SCReLU, [`QA`], [`QB`], [`SCALE`]).
+/// activation and accumulator quantisation are the same for all ([`INPUTS`], SCReLU, [`QA`], [`SCALE`]);
+/// the output weights' scale is the network's own ([`Network::qb`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Arch {
     /// Neurons per perspective.
@@ -347,6 +357,8 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     arch: Arch,
+    /// The output weights' scale `QB`: one of [`QBS`].
+    qb: i32,
     /// `INPUTS × hidden`, feature-major: feature `f`'s weights are `[f·hidden, (f+1)·hidden)`.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
@@ -359,7 +371,7 @@ pub struct Network {
 
 impl core::fmt::Debug for Network {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Network({}, hash {:#018x})", self.arch, self.hash())
+        write!(f, "Network({}, QB {}, hash {:#018x})", self.arch, self.qb, self.hash())
     }
 }
 
@@ -444,11 +456,12 @@ impl Accumulator {
 }
 
 impl Network {
-    /// A network from its parts, checked as a file is: `ft_weights` has `INPUTS × hidden` entries
-    /// (feature-major), `ft_bias` `hidden`, `out_weights` `buckets × 2 × hidden` each within
-    /// ±[`MAX_OUTPUT_WEIGHT`], `out_bias` `buckets`.
+    /// A network from its parts, checked as a file is: `qb` one of [`QBS`] (the output weights' and
+    /// biases' scale), `ft_weights` has `INPUTS × hidden` entries (feature-major), `ft_bias` `hidden`,
+    /// `out_weights` `buckets × 2 × hidden` each within ±[`MAX_OUTPUT_WEIGHT`], `out_bias` `buckets`.
     pub fn from_parts(
         arch: Arch,
+        qb: i32,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
@@ -460,6 +473,12 @@ impl Network {
             (out_weights.len(), arch.out_weights_len()),
             (out_bias.len(), arch.output_buckets.count()),
         ];
+        if !QBS.contains(&qb) {
+            return Err(NetError::Architecture {
+                path: String::new(),
+                reason: format!("QB is {qb}, this build reads {QB_V1} or {QB_FINE}"),
+            });
+        }
         if sizes.iter().any(|(got, want)| got != want) {
             return Err(NetError::Architecture {
                 path: String::new(),
@@ -478,18 +497,28 @@ impl Network {
                 reason: format!("output weight {i} is {}, outside ±{MAX_OUTPUT_WEIGHT}", out_weights[i]),
             });
         }
-        Ok(Network { arch, ft_weights, ft_bias, out_weights, out_bias })
+        Ok(Network { arch, qb, ft_weights, ft_bias, out_weights, out_bias })
     }
 
-    /// A network of camelpy-1's shape with pseudo-random weights from `seed`, for tests and examples
-    /// (it plays nonsense).
+    /// A network of camelpy-1's shape and `QB` ([`QB_V1`]) with pseudo-random weights from `seed`, for
+    /// tests and examples (it plays nonsense).
     pub fn example(seed: u64) -> Network {
         Network::example_of(Arch::V1, seed)
     }
 
-    /// A network of shape `arch` with pseudo-random weights from `seed` (the weights of
-    /// [`Network::example`] for camelpy-1's shape).
+    /// A network of shape `arch` with `QB` [`QB_V1`] and pseudo-random weights from `seed` (the weights
+    /// of [`Network::example`] for camelpy-1's shape).
     pub fn example_of(arch: Arch, seed: u64) -> Network {
+        Network::example_with(arch, QB_V1, seed)
+    }
+
+    /// A network of shape `arch` and output scale `qb` (one of [`QBS`]) with the weights of
+    /// [`Network::example_of`]: the same integers, so with [`QB_FINE`] a quarter of the output.
+    ///
+    /// # Panics
+    /// If `qb` is not one of [`QBS`].
+    pub fn example_with(arch: Arch, qb: i32, seed: u64) -> Network {
+        assert!(QBS.contains(&qb), "QB {qb} is not one of {QBS:?}");
         let mut rng = crate::hash::SplitMix64::new(seed);
         let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
         let ft_weights = (0..arch.ft_weights_len()).map(|_| small(40) as i16).collect();
@@ -497,12 +526,16 @@ impl Network {
         let out_weights =
             (0..arch.out_weights_len()).map(|_| small(MAX_OUTPUT_WEIGHT as i64) as i16).collect();
         let out_bias = (0..arch.output_buckets.count()).map(|_| small(5_000) as i32).collect();
-        Network { arch, ft_weights, ft_bias, out_weights, out_bias }
+        Network { arch, qb, ft_weights, ft_bias, out_weights, out_bias }
     }
 
     /// The network's shape.
     pub fn arch(&self) -> Arch {
         self.arch
+    }
+    /// The output weights' scale `QB` (a float weight of 1.0 is `QB`): one of [`QBS`], the file's.
+    pub fn qb(&self) -> i32 {
+        self.qb
     }
     /// Feature-transformer weights, feature-major (`INPUTS × hidden`).
     pub fn ft_weights(&self) -> &[i16] {
@@ -516,7 +549,7 @@ impl Network {
     pub fn out_weights(&self) -> &[i16] {
         &self.out_weights
     }
-    /// Output biases, one per bucket (scaled by `QA · QB`).
+    /// Output biases, one per bucket (scaled by `QA · QB`, [`Network::qb`]).
     pub fn out_bias(&self) -> &[i32] {
         &self.out_bias
     }
@@ -583,7 +616,11 @@ impl Network {
             them,
             w_them.try_into().expect("H"),
         ));
-        let value = (sum / QA + self.out_bias[bucket]) as i64 * SCALE as i64 / (QA * QB) as i64;
+        let scaled = (sum / QA + self.out_bias[bucket]) as i64 * SCALE as i64;
+        // Two constant divisors behind one branch that every evaluation of a network takes the same way
+        // (multiply-and-shift each, as the single constant before), not a run-time 64-bit division.
+        let value =
+            if self.qb == QB_FINE { scaled / (QA * QB_FINE) as i64 } else { scaled / (QA * QB_V1) as i64 };
         value.clamp(-MAX_EVAL as i64, MAX_EVAL as i64) as i32
     }
 
