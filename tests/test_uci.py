@@ -224,7 +224,7 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
     lines = session.run("uci")
     options = _declared(lines)
     params = _core.Engine().params() + _core.Engine().search_params()
-    assert len(options) == len(USER_OPTIONS) + len(params) == 504
+    assert len(options) == len(USER_OPTIONS) + len(params) == 505
     assert tuple(_names(options)[: len(USER_OPTIONS)]) == USER_OPTIONS
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
@@ -237,7 +237,7 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
 def test_show_tuning_options_from_the_command_line() -> None:
     # How a GUI, cutechess-cli (arg=...) or lichess-bot (engine_options) gets the full list: the flag is
     # applied before the GUI sends uci.
-    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 504)):
+    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 505)):
         with UciProcess(args) as uci:
             uci.send("uci")
             _, _, before = uci.read_until("uciok")
