@@ -149,7 +149,7 @@ def test_a_wider_network_with_material_buckets_trains_loads_and_searches(tmp_pat
     size = 48 + 2 * (768 * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
     assert Path(result.net_path).stat().st_size == size
     info = camelpy.nnue.network_info(result.net_path)
-    assert info == camelpy.nnue.NetworkInfo(hidden=512, output_buckets=8, hash=result.net_hash)
+    assert info == camelpy.nnue.NetworkInfo(hidden=512, output_buckets=8, hash=result.net_hash, qb=256)
     assert info.shape == "768→512×2→1×8 material buckets"
     assert eval(repr(info), {"NetworkInfo": camelpy.nnue.NetworkInfo}) == info
     engine = camelpy.Engine(eval_file=result.net_path)
@@ -160,7 +160,7 @@ def test_a_wider_network_with_material_buckets_trains_loads_and_searches(tmp_pat
         camelpy.nnue.train([data], tmp_path / "wide", epochs=2, batch_size=128, threads=1, resume=True)
     # The built-in network's shape, and a file that is no network.
     built_in = camelpy.Engine()._native.eval_hash
-    assert camelpy.nnue.network_info() == camelpy.nnue.NetworkInfo(256, 1, built_in or 0)
+    assert camelpy.nnue.network_info() == camelpy.nnue.NetworkInfo(256, 1, built_in or 0, qb=64)
     (tmp_path / "junk.nnue").write_bytes(b"junk")
     with pytest.raises(NetworkFileError, match="junk.nnue"):
         camelpy.nnue.network_info(tmp_path / "junk.nnue")

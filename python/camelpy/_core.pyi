@@ -399,7 +399,7 @@ NET_SCALE: int
 NET_EMBEDDED: str
 NET_BUILT_IN: list[str]
 
-def network_info(path: str) -> tuple[int, int, int, int, str]: ...
+def network_info(path: str) -> tuple[int, int, int, int, str, int]: ...
 def train(
     paths: list[str],
     out_dir: str,

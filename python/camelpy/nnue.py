@@ -154,9 +154,9 @@ class TrainResult:
 class NetworkInfo:
     """A network file's shape and checksum (:func:`network_info`).
 
-    >>> info = NetworkInfo(hidden=512, output_buckets=8, hash=0x1234, input_buckets=4)
+    >>> info = NetworkInfo(hidden=512, output_buckets=8, hash=0x1234, input_buckets=4, qb=256)
     >>> info
-    NetworkInfo(hidden=512, output_buckets=8, hash=4660, input_buckets=4)
+    NetworkInfo(hidden=512, output_buckets=8, hash=4660, input_buckets=4, qb=256)
     >>> info.shape
     '768×4 king buckets→512×2→1×8 material buckets'
     """
@@ -169,6 +169,9 @@ class NetworkInfo:
     """The checksum of its weights, as the file's header stores it."""
     input_buckets: int = 1
     """Sets of 768 inputs: 1, or 4 chosen by each side's king (the board mirrored to put it on a-d)."""
+    qb: int = 64
+    """The output weights' scale (the core's ``QB``): a weight *w* is stored as ``round(w × qb)``. 64 in
+    camelpy-1 and camelpy-2, 256 in the files the trainer writes (a finer grid for the output layer)."""
 
     @property
     def shape(self) -> str:
@@ -183,14 +186,14 @@ def network_info(eval_file: str | os.PathLike[str] = EMBEDDED) -> NetworkInfo:
 
     >>> import camelpy.nnue
     >>> info = camelpy.nnue.network_info()
-    >>> info.hidden, info.output_buckets, info.shape
-    (256, 1, '768→256×2→1')
+    >>> info.hidden, info.output_buckets, info.qb, info.shape
+    (256, 1, 64, '768→256×2→1')
 
     :raises: :exc:`camelpy.errors.NetworkFileError` for a file that is not a usable network (its message
         says what is wrong), :exc:`OSError` for one that cannot be read.
     """
-    hidden, buckets, inputs, checksum, _ = _core.network_info(os.fspath(eval_file))
-    return NetworkInfo(hidden=hidden, output_buckets=buckets, hash=checksum, input_buckets=inputs)
+    hidden, buckets, inputs, checksum, _, qb = _core.network_info(os.fspath(eval_file))
+    return NetworkInfo(hidden=hidden, output_buckets=buckets, hash=checksum, input_buckets=inputs, qb=qb)
 
 
 ProgressCallback = Callable[[str, tuple[Any, ...]], object]

@@ -57,9 +57,9 @@ fn arch(hidden: u64, output_buckets: u64, input_buckets: u64) -> PyResult<Arch> 
 }
 
 /// The shape and checksum of the network in the file *path* (or the built-in network by its name):
-/// ``(hidden, output_buckets, input_buckets, hash, description)``.
+/// ``(hidden, output_buckets, input_buckets, hash, description, qb)``.
 #[pyfunction]
-pub fn network_info(py: Python<'_>, path: &str) -> PyResult<(usize, usize, usize, u64, String)> {
+pub fn network_info(py: Python<'_>, path: &str) -> PyResult<(usize, usize, usize, u64, String, i32)> {
     let net = load_network(py, path)?;
     let arch = net.arch();
     Ok((
@@ -68,6 +68,7 @@ pub fn network_info(py: Python<'_>, path: &str) -> PyResult<(usize, usize, usize
         arch.input_buckets.count(),
         net.hash(),
         arch.to_string(),
+        net.qb(),
     ))
 }
 

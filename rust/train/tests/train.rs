@@ -120,6 +120,17 @@ fn quantisation_bound(l: &model::Layout, p: &[f32], pos: &Position, qb: i32) -> 
     bound * SCALE as f32 + 2.0
 }
 
+/// How far `net` is from the float model `p` at `pos`, in centipawns, asserting that this is within
+/// [`quantisation_bound`] for the net's `QB`; returns `(difference, float value)`.
+fn quantised_within_bound(l: &model::Layout, p: &[f32], net: &Network, pos: &Position) -> (f32, f32) {
+    let float = model::evaluate(l, p, pos);
+    let quantised = net.evaluate(pos);
+    let diff = (quantised as f32 - float).abs();
+    let bound = quantisation_bound(l, p, pos, net.qb());
+    assert!(diff <= bound, "{}: quantised {quantised} float {float} (bound {bound})", pos.fen());
+    (diff, float)
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("camelpy-train-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -198,15 +209,7 @@ fn check_training(arch: Arch, name: &str) {
     let games = synthetic_records(20, 99);
     for r in games.iter().flatten() {
         let pos = r.position().unwrap();
-        let float = model::evaluate(&layout, &state.params, &pos);
-        let diff = (net.evaluate(&pos) as f32 - float).abs();
-        let bound = quantisation_bound(&layout, &state.params, &pos, net.qb());
-        assert!(
-            diff <= bound,
-            "{}: quantised {} float {float} (bound {bound})",
-            pos.fen(),
-            net.evaluate(&pos)
-        );
+        let (diff, float) = quantised_within_bound(&layout, &state.params, &net, &pos);
         total_diff += diff;
         total_value += float.abs();
         // The sample path and the position path of the float model agree.
@@ -256,17 +259,11 @@ fn a_net_written_with_qb_256_round_trips_and_evaluates_as_its_float_model() {
     let (mut total_diff, mut total_diff_64) = (0.0f32, 0.0f32);
     for r in synthetic_records(20, 41).iter().flatten() {
         let pos = r.position().unwrap();
-        let float = model::evaluate(&layout, &params, &pos);
-        let diff = (back.evaluate(&pos) as f32 - float).abs();
-        let bound = quantisation_bound(&layout, &params, &pos, 256);
-        assert!(
-            diff <= bound,
-            "{}: quantised {} float {float} (bound {bound})",
-            pos.fen(),
-            back.evaluate(&pos)
-        );
+        let (diff, float) = quantised_within_bound(&layout, &params, &back, &pos);
         total_diff += diff;
-        assert!(bound < quantisation_bound(&layout, &params, &pos, 64));
+        assert!(
+            quantisation_bound(&layout, &params, &pos, 256) < quantisation_bound(&layout, &params, &pos, 64)
+        );
         total_diff_64 += (model::evaluate(&layout, &coarse, &pos) - float).abs();
         checked += 1;
     }
