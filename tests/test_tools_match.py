@@ -76,6 +76,18 @@ def test_short_match_writes_valid_pgn(tmp_path: Path) -> None:
     assert len(lines) == 5 and json.loads(lines[0])["settings"]["engines"][0]["name"] == "a"
     assert "Games: 4" in (tmp_path / "summary.txt").read_text()
     assert json.loads((tmp_path / "summary.json").read_text())["games"] == 4
+    # How the clocked engine spent its time (the other plays at a node limit): every move of its own.
+    (use,) = result.time_use
+    own = [
+        float(n.comment.split()[1].rstrip("s,"))
+        for g in games
+        for n in g.mainline()
+        if (n.parent.board().turn == chess.WHITE) == (g.headers["White"] == "a")
+    ]
+    assert (use.engine, use.games, use.moves) == ("a", 4, len(own))
+    assert use.longest_move_s == pytest.approx(max(own), abs=0.001)
+    assert "Time use:\n  a: " in (tmp_path / "summary.txt").read_text()
+    assert json.loads((tmp_path / "summary.json").read_text())["time_use"][0]["moves"] == len(own)
 
 
 def test_pgn_openings_are_played_as_book_moves(tmp_path: Path) -> None:

@@ -49,6 +49,7 @@ from camelpy.arena.referee import (
     summarize,
 )
 from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule
+from camelpy.arena.timeuse import time_use
 
 __all__ = ["MatchResult", "run_match", "summarize"]
 
@@ -158,6 +159,9 @@ def run_match(
         ended = "stopped" if result.decision else "finished"
     finally:
         progress.close()
+        uses = tuple(time_use(records, name) for name in (engine1.name, engine2.name))
+        if any(use.games for use in uses):
+            result = dataclasses.replace(result, time_use=tuple(use for use in uses if use.games))
         if events is not None:
             events.emit("end", reason=ended)
         if log is not None:

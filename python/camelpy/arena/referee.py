@@ -29,6 +29,7 @@ from camelpy.arena import stats
 from camelpy.arena.engines import EngineConfig, UciPlayer
 from camelpy.arena.events import Observer
 from camelpy.arena.openings import Opening
+from camelpy.arena.timeuse import TimeUse
 
 __all__ = [
     "DEFAULT_HANG_TIMEOUT",
@@ -364,6 +365,8 @@ class MatchResult:
     """How games ended: (termination code, count), most frequent first."""
     out: str | None = None
     """The folder holding games.jsonl, games.pgn and the summary."""
+    time_use: tuple[TimeUse, ...] = ()
+    """Each engine's use of its clock (:mod:`camelpy.arena.timeuse`), once the match has ended."""
 
     @property
     def games(self) -> int:
@@ -428,6 +431,9 @@ class MatchResult:
             )
         if self.terminations:
             lines.append("Terminations: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
+        if self.time_use:
+            lines.append("Time use:")
+            lines += [f"  {use.line()}" for use in self.time_use]
         return "\n".join(lines)
 
     def status_event(self) -> dict[str, Any]:
@@ -467,6 +473,8 @@ class MatchResult:
             data["los"] = self.los
         if self.sprt is not None:
             data["sprt"] = dataclasses.asdict(self.sprt) | {"llr": self.llr, "decision": self.decision}
+        if self.time_use:
+            data["time_use"] = [use.to_json() for use in self.time_use]
         return data
 
 
