@@ -22,7 +22,7 @@ from pathlib import Path
 import chess
 import chess.polyglot
 import pytest
-from camelpy import _core
+from camelpy import _core, timeman
 from camelpy.protocols.uci import UciEngine
 from camelpy.protocols.uci.loop import MAX_LINE_BYTES, MAX_PERFT_DEPTH
 
@@ -223,8 +223,8 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
     assert session.run("setoption name Show Tuning Options value true") == []
     lines = session.run("uci")
     options = _declared(lines)
-    params = _core.Engine().params() + _core.Engine().search_params()
-    assert len(options) == len(USER_OPTIONS) + len(params) == 505
+    params = _core.Engine().params() + _core.Engine().search_params() + list(timeman.TUNING_OPTIONS)
+    assert len(options) == len(USER_OPTIONS) + len(params) == 507
     assert tuple(_names(options)[: len(USER_OPTIONS)]) == USER_OPTIONS
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
@@ -237,7 +237,7 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
 def test_show_tuning_options_from_the_command_line() -> None:
     # How a GUI, cutechess-cli (arg=...) or lichess-bot (engine_options) gets the full list: the flag is
     # applied before the GUI sends uci.
-    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 505)):
+    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 507)):
         with UciProcess(args) as uci:
             uci.send("uci")
             _, _, before = uci.read_until("uciok")
@@ -683,6 +683,23 @@ def test_timed_search_answers_well_inside_its_clock() -> None:
         when, _, before = uci.read_until("bestmove", timeout=5)
         assert any("no clock for the side to move" in line for line in before)
         assert uci.close() == 0
+
+
+def test_the_time_managers_tuning_options_set_the_budget() -> None:
+    # With debug on, a timed go says its budget; tm_horizon and tm_inc_share (hidden tuning options,
+    # timeman.TUNING_OPTIONS) are budget()'s horizon and increment share.
+    def soft_ms(*setoptions: str) -> int:
+        session = InProcess()
+        session.run("debug on", *setoptions, "position startpos")
+        out = session.run("go wtime 6000 btime 6000 winc 60 binc 60")
+        (line,) = [line for line in out if line.startswith("info string time budget: ")]
+        return int(line.split()[5])
+
+    assert soft_ms() == timeman.budget(6000, 60, overhead_ms=10).soft_ms
+    horizon = "setoption name tm_horizon value 20"
+    assert soft_ms(horizon) == timeman.budget(6000, 60, overhead_ms=10, horizon=20).soft_ms > soft_ms()
+    share = "setoption name tm_inc_share value 100"
+    assert soft_ms(share) == timeman.budget(6000, 60, overhead_ms=10, inc_share=1.0).soft_ms > soft_ms()
 
 
 def test_currmove_lines_on_a_long_search() -> None:

@@ -23,7 +23,7 @@ import dataclasses
 
 from camelpy._args import int_arg, opt_int_arg, real_arg, shown, str_arg
 
-__all__ = ["Budget", "TimeManager", "budget"]
+__all__ = ["TUNING_OPTIONS", "Budget", "TimeManager", "budget"]
 
 MOVES_HORIZON = 35
 """Moves still to play assumed in sudden death, and the cap on ``movestogo``: a game lasts ~40 more moves
@@ -31,6 +31,14 @@ in the middlegame, and assuming fewer keeps time for the endgame."""
 
 INC_SHARE = 0.75
 """Share of the increment spent on each move; the rest builds a buffer against late-game time trouble."""
+
+TUNING_OPTIONS: tuple[tuple[str, int, int, int], ...] = (
+    ("tm_horizon", MOVES_HORIZON, 10, 100),
+    ("tm_inc_share", round(INC_SHARE * 100), 0, 100),
+)
+"""The time manager's settings as hidden UCI spin options ``(name, default, min, max)``, listed with the
+search's tunables after ``Show Tuning Options``, so that a match or ``camelpy spsa`` can change them:
+``tm_horizon`` is *horizon* of :func:`budget` (moves), ``tm_inc_share`` its *inc_share* in percent."""
 
 HARD_OVER_SOFT = 3.5
 """Hard budget as a multiple of the soft one: room for an unstable iteration to finish."""
@@ -103,6 +111,7 @@ def budget(
     overhead_ms: int = 10,
     movetime_ms: int | None = None,
     horizon: int = MOVES_HORIZON,
+    inc_share: float = INC_SHARE,
 ) -> Budget | None:
     """The budget for one move, or ``None`` when neither a clock nor ``movetime`` limits the search.
 
@@ -111,9 +120,10 @@ def budget(
     outside the search (process and GUI latency). With *movetime_ms* the search may use that time, less
     the overhead (but at least half of it). *horizon* is the moves still to play assumed in sudden death
     and the cap on *movestogo* (chess's :data:`MOVES_HORIZON` by default; a game of another length, as
-    Leiserchess, passes its own). Negative inputs count as 0; anything that is not an integer
+    Leiserchess, passes its own), *inc_share* the share of the increment each move spends
+    (:data:`INC_SHARE`). Negative inputs count as 0; anything that is not an integer
     (a float, ``True``) is a :exc:`TypeError`, as ``None`` is for *inc_ms* and *overhead_ms*; a
-    *horizon* below 1 is a :exc:`ValueError`.
+    *horizon* below 1 or an *inc_share* outside 0..1 is a :exc:`ValueError`.
 
     The clock left after reserving the overhead of the moves to come and :data:`LATENCY_FLOOR_MS` on top
     is "usable"; the soft budget is an even share of it over the moves left plus most of the increment,
@@ -140,6 +150,7 @@ def budget(
     int_arg(overhead_ms, "overhead_ms", None)
     opt_int_arg(movetime_ms, "movetime_ms", None)
     int_arg(horizon, "horizon", 1)
+    real_arg(inc_share, "inc_share", minimum=0, maximum=1)
     overhead = max(0, overhead_ms)
     if movetime_ms is not None:
         movetime = max(0, movetime_ms)
@@ -157,7 +168,7 @@ def budget(
         0, to_play - RESERVE_MOVES
     )
     usable = max(0, time_ms - reserve - LATENCY_FLOOR_MS)
-    base = usable / moves_left + inc * INC_SHARE
+    base = usable / moves_left + inc * inc_share
     hard = min(base * HARD_OVER_SOFT, usable * MAX_HARD_SHARE)
     soft = min(base, hard)
     return Budget(_clamp(soft), _clamp(hard))

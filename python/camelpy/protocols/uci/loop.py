@@ -35,7 +35,7 @@ from typing import Protocol
 import chess
 import chess.polyglot
 
-from camelpy import _core, strength
+from camelpy import _core, strength, timeman
 from camelpy._quote import quote
 from camelpy.params import SHOW_TUNING_OPTIONS, apply_params, read_params_file
 from camelpy.protocols.bench import bench_lines, parse_depth
@@ -99,7 +99,8 @@ class LineSource(Protocol):
 def _default_options(params: list[tuple[str, int, int, int]]) -> list[Option]:
     """The fixed options, then a hidden spin option per evaluation weight and search setting (*params*).
 
-    The weights and settings are tuning options: ``uci`` lists them only after ``Show Tuning Options``
+    The weights and settings (and the time manager's, :data:`camelpy.timeman.TUNING_OPTIONS`) are tuning
+    options: ``uci`` lists them only after ``Show Tuning Options``
     is set (as Stockfish lists its tunables only in a tuning build), since a GUI shows every listed
     option in its settings dialog and these ~480 would bury the dozen a player sets. The evaluation
     weights act only with ``Use NNUE`` false; the search settings' defaults are their tuned values.
@@ -179,7 +180,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         search_params = self._engine.search_params()
         self._param_names = {name for name, *_ in params}
         self._search_param_names = {name for name, *_ in search_params}
-        self._options = OptionTable(_default_options(params + search_params))
+        self._options = OptionTable(_default_options(params + search_params + list(timeman.TUNING_OPTIONS)))
         self._state = UciPosition()
         # The session gets the output, not a bound method of this object: no reference cycle, so a
         # finished loop (and its table) is freed as soon as the last reference goes, not at the next

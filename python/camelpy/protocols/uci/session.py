@@ -190,9 +190,20 @@ class SearchSession:
             self.info("go: no clock for the side to move; using the other side's clock")
             own_time, own_inc = other, (go.binc if white else go.winc)
         overhead = self._options["Move Overhead"]
-        assert isinstance(overhead, int)
+        # The time manager's tuning options (timeman.TUNING_OPTIONS), where the table has them.
+        horizon, inc_share = (
+            self._options[name] if name in self._options else default
+            for name, default, _, _ in timeman.TUNING_OPTIONS
+        )
+        assert isinstance(overhead, int) and isinstance(horizon, int) and isinstance(inc_share, int)
         limits = timeman.budget(
-            own_time, own_inc or 0, go.movestogo, overhead_ms=overhead, movetime_ms=go.movetime
+            own_time,
+            own_inc or 0,
+            go.movestogo,
+            overhead_ms=overhead,
+            movetime_ms=go.movetime,
+            horizon=horizon,
+            inc_share=inc_share / 100,
         )
         if limits is None:
             return
