@@ -22,7 +22,7 @@ use camelpy_core::{
 
 /// The bench signature: total nodes of `bench(BENCH_DEPTH)` (with the built-in network). Changes only
 /// with a `Bench: N` commit.
-const BENCH_SIGNATURE: u64 = 1_844_307;
+const BENCH_SIGNATURE: u64 = 1_836_079;
 /// The same bench with the classical evaluation: the search and the classical evaluation unchanged.
 const CLASSICAL_BENCH_SIGNATURE: u64 = 2_863_520;
 
@@ -70,27 +70,33 @@ fn finds_mate_in_one_and_two() {
 
 /// `nmp_two_pieces`: after 1. Ra6! Black has only a bishop and pawns, and every move allows mate
 /// (1... bxa6 2. b7#, a bishop move 2. Rxa7#), a zugzwang that a null move at Black's node cannot see. With
-/// the network, the default search plays a1a4 or b6a7 through depth 9 (its null move prunes the reduced
+/// camelpy-2 the default search plays a1a4 or b6a7 through depth 9 (its null move prunes the reduced
 /// Ra6); with the setting on, no null move there, and the mate is found by depth 6 (at depth 4 today).
+/// With camelpy-3, the default network since Bench 1836079, the default search finds it by depth 4.
 #[test]
 fn null_move_needs_two_pieces_for_the_lone_bishop_zugzwang() {
     let fen = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
-    let mut params = SearchParams::DEFAULT;
-    params.set("nmp_two_pieces", 1).unwrap();
-    for net in [Some(Network::embedded().unwrap()), None] {
+    let mate_in_two = |params: SearchParams, net: Option<std::sync::Arc<Network>>| {
         let mut pos = Position::from_fen(fen, false).unwrap();
         let tt = TranspositionTable::new(8).expect("a small table");
         let mut state = SearchState::new();
-        let network = net.is_some();
         state.set_network(net);
         let limits = SearchLimits { params, ..depth(6) };
-        let stop = AtomicBool::new(false);
-        let r = search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &stop, |_| {});
-        assert_eq!(
-            (r.best_move.map(|m| m.to_uci(false)), r.info.score),
-            (Some("a1a6".into()), Score::Mate(2)),
-            "network: {network}"
-        );
+        let r =
+            search(&mut pos, &limits, &tt, &EvalParams::DEFAULT, &mut state, &AtomicBool::new(false), |_| {});
+        (r.best_move.map(|m| m.to_uci(false)), r.info.score) == (Some("a1a6".into()), Score::Mate(2))
+    };
+    // The default search with the default evaluation (the "found by depth 6").
+    assert!(mate_in_two(SearchParams::DEFAULT, Some(Network::embedded().unwrap())));
+    // camelpy-2 misses it without the setting.
+    let net2 = Network::built_in("camelpy-2.nnue").unwrap().unwrap();
+    assert!(!mate_in_two(SearchParams::DEFAULT, Some(net2.clone())));
+    let mut params = SearchParams::DEFAULT;
+    params.set("nmp_two_pieces", 1).unwrap();
+    for (name, net) in
+        [("camelpy-3", Some(Network::embedded().unwrap())), ("camelpy-2", Some(net2)), ("classical", None)]
+    {
+        assert!(mate_in_two(params, net), "{name} with nmp_two_pieces");
     }
 }
 

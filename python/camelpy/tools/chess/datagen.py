@@ -122,9 +122,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--eval-file",
         metavar="NET",
-        help="evaluate with this network (camelpy train's net.nnue, or a built-in one by name, camelpy-2.nnue"
-        " or camelpy-1.nnue); default: the classical evaluation, so that older files resume and regenerate"
-        " as they were",
+        help="evaluate with this network (camelpy train's net.nnue, or a built-in one by name,"
+        " camelpy-3.nnue, camelpy-2.nnue or camelpy-1.nnue); default: the classical evaluation, so that"
+        " older files resume and regenerate as they were",
     )
     p.add_argument("--text", metavar="FILE", help="also write the text export (FEN | score | result) here")
     p.add_argument("--quiet", action="store_true", help="no live display")
