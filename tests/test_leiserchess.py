@@ -497,15 +497,15 @@ def test_the_threats_setting_through_the_protocol_changes_a_lost_games_move() ->
     engine = LeiserEngine(out)
     script = ["uci", f"position fen {LOST_TO_A_THREAT}", "go depth 5", "wait"]
     script += ["setoption name Threats value 1", "setoption name Hash value 8"]
-    script += ["setoption name Threats value 3"]
+    script += ["setoption name Threats value 4"]
     script += ["go depth 5", "wait"]
     assert all(engine.handle(line) for line in script)
     lines = out.getvalue().splitlines()
-    assert "option name Threats type spin default 0 min 0 max 2" in lines
+    assert "option name Threats type spin default 0 min 0 max 3" in lines
     assert [line.split()[1] for line in lines if line.startswith("bestmove ")] == ["h5g4", "h5g6"]
-    assert engine.searcher.threats == 1  # kept across Hash; 3 refused
-    assert any("Threats" in line and "3" in line for line in lines if line.startswith("info string"))
+    assert engine.searcher.threats == 1  # kept across Hash; 4 refused
+    assert any("Threats" in line and "4" in line for line in lines if line.startswith("info string"))
     searcher = Searcher(1)
     assert searcher.threats == 0
     with pytest.raises(ValueError, match="threats"):
-        searcher.threats = 3
+        searcher.threats = 4

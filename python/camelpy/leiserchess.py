@@ -353,7 +353,9 @@ class Searcher(
         """A candidate search change, off (0) by default: with 1, a side whose king the other side
         could hit with a move of its own is searched as a side in danger (no reverse futility or
         late-move reduction at its node, and one ply deeper); with 2, also in quiescence (it answers
-        the threat for two plies instead of standing pat). Set to change it (0 to 2).
+        the threat for two plies instead of standing pat); with 3, as 1 but looked for only where it
+        changes what the search does: at nodes deep enough for late-move reductions, and where reverse
+        futility would cut (a look costs about a node's moves). Set to change it (0 to 3).
 
         >>> searcher = Searcher(1)
         >>> searcher.threats = 1

@@ -8,7 +8,7 @@ The protocol (one command a line; the engine never exits on bad input, it answer
 and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no exception):
 
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
-  spin with its range), ``Hash`` (MiB), ``Threads``, ``Threats`` (0 to 2, a candidate search change:
+  spin with its range), ``Hash`` (MiB), ``Threads``, ``Threats`` (0 to 3, a candidate search change:
   :attr:`camelpy.leiserchess.Searcher.threats`), ``Rules`` (2016 or 2018), ``Book`` — then ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search or a perft runs.
 * ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), ``Threats``, ``Rules``
@@ -55,7 +55,7 @@ from collections.abc import Callable
 from typing import NamedTuple, Protocol, TextIO
 
 import camelpy
-from camelpy import timeman
+from camelpy import _core, timeman
 from camelpy._args import brief, int_arg
 from camelpy._quote import quote
 from camelpy.leiserchess import (
@@ -75,9 +75,9 @@ from camelpy.protocols.leiserchess_book import LeiserBook
 
 __all__ = ["MAX_HASH_MB", "MAX_PERFT_DEPTH", "MIN_DEPTH", "LeiserEngine", "LineSource", "time_for_move"]
 
-MAX_THREADS = 256
+MAX_THREADS = _core.MAX_THREADS
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
-MAX_THREATS = 2
+MAX_THREATS = _core.MAX_THREATS
 """The largest ``Threats`` setting (:attr:`camelpy.leiserchess.Searcher.threats`)."""
 GAME_MOVES = 50
 """Own moves a game is assumed to last, over which the clock is spread (what is left of them): about 100

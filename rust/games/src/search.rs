@@ -98,12 +98,17 @@ pub struct SearchSettings {
     /// How a side to move that [`Game::threatened`] says is threatened is searched: 0 as any other
     /// (the default); 1 as a side in danger in the main search (no reverse futility, null move or
     /// late-move reduction at its node, one ply deeper); 2 in quiescence too (it answers the threat
-    /// for [`QS_DANGER_PLIES`] plies instead of standing pat). Up to [`MAX_THREATS`].
+    /// for [`QS_DANGER_PLIES`] plies instead of standing pat); [`LAZY_THREATS`] (3) as 1, but looked for
+    /// only at nodes deep enough for late-move reductions and where reverse futility would cut. Up to
+    /// [`MAX_THREATS`].
     pub threats: i32,
 }
 
 /// The largest [`SearchSettings::threats`].
-pub const MAX_THREATS: i32 = 2;
+pub const MAX_THREATS: i32 = 3;
+/// The [`SearchSettings::threats`] that looks for a threat only where it would change what the search
+/// does: at nodes deep enough for late-move reductions, and where reverse futility would cut.
+pub const LAZY_THREATS: i32 = 3;
 
 /// One finished iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -404,8 +409,11 @@ impl<G: Game> Worker<G> {
         if let Some(v) = game.terminal_value(ply) {
             return v;
         }
-        let danger = game.in_danger() || self.settings.threats > 0 && game.threatened();
-        let depth = depth + i32::from(danger && ply > 0);
+        // `threats` 3 looks only where a reduction or a cut could hide the threat (see below).
+        let lazy = self.settings.threats == LAZY_THREATS;
+        let mut danger = game.in_danger()
+            || self.settings.threats > 0 && (!lazy || depth >= LMR_MIN_DEPTH) && game.threatened();
+        let mut depth = depth + i32::from(danger && ply > 0);
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(game, 0, ply, alpha, beta, stop);
         }
@@ -435,9 +443,13 @@ impl<G: Game> Worker<G> {
                 && eval - RFP_MARGIN * depth >= beta
                 && eval.abs() < VALUE_MATE_IN_MAX_PLY
             {
-                return eval;
+                if !(lazy && depth < LMR_MIN_DEPTH && game.threatened()) {
+                    return eval;
+                }
+                danger = true;
+                depth += 1;
             }
-            if depth >= NMP_MIN_DEPTH && eval >= beta && game.null_move_ok() {
+            if !danger && depth >= NMP_MIN_DEPTH && eval >= beta && game.null_move_ok() {
                 let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 game.play_null();
                 let v = -self.negamax(tt, game, depth - 1 - reduction, ply + 1, -beta, -beta + 1, stop);
@@ -532,7 +544,7 @@ impl<G: Game> Worker<G> {
         }
         // A side in danger must answer the threat (for a few plies); anyone else may stand pat.
         let all_moves =
-            qply < QS_DANGER_PLIES && (game.in_danger() || self.settings.threats > 1 && game.threatened());
+            qply < QS_DANGER_PLIES && (game.in_danger() || self.settings.threats == 2 && game.threatened());
         let mut best = -VALUE_INFINITE;
         if !all_moves || ply >= MAX_PLY - 1 {
             let stand_pat = game.evaluate();

@@ -477,17 +477,18 @@ mod tests {
     /// (docs/guide/leiserchess.md, issue 40: match of build 4bf539e, game 20.0, Tangerine to move at ply
     /// 28): at depth 5 the default search plays h5g4, after which Lavender hits Tangerine's king by
     /// force (a depth-8 search proves it); with `threats` 1 or 2 the threat is seen and depth 5 plays
-    /// a move that keeps the game, as the default search only finds at depth 7. Off, the search is as
-    /// before (the signature above).
+    /// a move that keeps the game, as the default search only finds at depth 7 (at depth 6 it plays
+    /// h6h5, lost too); with `threats` 3, which looks for threats at fewer nodes, depth 6 keeps it. Off,
+    /// the search is as before (the signature above).
     #[test]
     fn the_threats_setting_sees_a_lost_games_king_hit() {
         let fen = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
         let position = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
-        let best = |threats: i32| {
+        let best = |threats: i32, depth: i32| {
             let mut searcher = LeiserSearcher::new(16).unwrap();
             searcher.settings.threats = threats;
             searcher
-                .search(&position, Limits::to_depth(5), &AtomicBool::new(false), |_| {})
+                .search(&position, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
                 .best_move
                 .unwrap()
         };
@@ -502,13 +503,14 @@ mod tests {
             );
             matches!(reply.info.score, camelpy_games::Score::Mate(n) if n > 0)
         };
-        let default = best(0);
-        assert_eq!(default.to_string(), "h5g4");
-        assert!(lost(default), "h5g4 loses by force");
-        for threats in [1, 2] {
-            let seen = best(threats);
-            assert_ne!(seen, default, "threats {threats}");
-            assert!(!lost(seen), "threats {threats}: {seen} keeps the game");
+        for (depth, default, threats) in [(5, "h5g4", &[1, 2][..]), (6, "h6h5", &[3][..])] {
+            let played = best(0, depth);
+            assert_eq!(played.to_string(), default, "depth {depth}");
+            assert!(lost(played), "{default} loses by force");
+            for &threats in threats {
+                let seen = best(threats, depth);
+                assert!(!lost(seen), "threats {threats}, depth {depth}: {seen} keeps the game");
+            }
         }
     }
 

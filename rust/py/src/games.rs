@@ -598,7 +598,7 @@ macro_rules! game_classes {
                 self.0.threats(py)
             }
 
-            /// Sets the ``threats`` setting (0 to 2); waits for a running search.
+            /// Sets the ``threats`` setting (0 to 3); waits for a running search.
             fn set_threats(&self, py: Python<'_>, threats: &Bound<'_, PyAny>) -> PyResult<()> {
                 self.0.set_threats(py, threats)
             }
