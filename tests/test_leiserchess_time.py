@@ -10,6 +10,7 @@ import pytest
 from camelpy.leiserchess import Board, Searcher
 from camelpy.protocols.leiserchess import (
     GAME_MOVES,
+    MAX_GAME_MOVES,
     MIN_DEPTH,
     MIN_MOVES_LEFT,
     SAFETY_MS,
@@ -48,6 +49,25 @@ def test_an_early_move_gets_more_than_a_30th_and_later_moves_a_growing_share() -
     assert shares == sorted(shares) and shares[0] < shares[-1]  # the horizon shrinks as the game goes on
     floor = GAME_MOVES - MIN_MOVES_LEFT
     assert time_for_move(10_000, 100, floor) == time_for_move(10_000, 100, floor + 40)  # then stays
+
+
+def test_the_game_moves_option_sets_the_horizon_and_refuses_what_is_out_of_range() -> None:
+    out = io.StringIO()
+    engine = LeiserEngine(out)
+    script = ["uci", "setoption name GameMoves value 30", "setoption name GameMoves value 19"]
+    script += [f"setoption name GameMoves value {MAX_GAME_MOVES + 1}", "setoption name GameMoves value x"]
+    assert all(engine.handle(line) for line in script)
+    lines = out.getvalue().splitlines()
+    assert (
+        f"option name GameMoves type spin default {GAME_MOVES} min {MIN_MOVES_LEFT} max {MAX_GAME_MOVES}"
+        in lines
+    )
+    refused = [line for line in lines if line.startswith("info string") and "GameMoves" in line]
+    assert len(refused) == 3 and all(bad in " ".join(refused) for bad in ("19", str(MAX_GAME_MOVES + 1), "x"))
+    assert engine.game_moves == 30  # the refused values changed nothing
+    shorter = time_for_move(10_000, 100, 0, engine.game_moves)
+    assert shorter.soft_ms > time_for_move(10_000, 100).soft_ms  # more a move over a shorter game
+    assert time_for_move(10_000, 100, 10, 30) == time_for_move(10_000, 100, 30)  # at the floor: 20 left
 
 
 @pytest.mark.parametrize("moves", [0, 10, 30, 49, 50, 200])

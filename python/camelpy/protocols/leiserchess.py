@@ -9,7 +9,8 @@ and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no e
 
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
   spin with its range), ``Hash`` (MiB), ``Threads``, ``Threats`` (0 to 3, a candidate search change:
-  :attr:`camelpy.leiserchess.Searcher.threats`), ``Rules`` (2016 or 2018), ``Book`` — then ``uciok``.
+  :attr:`camelpy.leiserchess.Searcher.threats`), ``GameMoves`` (own moves a game is assumed to last,
+  :func:`time_for_move`), ``Rules`` (2016 or 2018), ``Book`` — then ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search or a perft runs.
 * ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), ``Threats``, ``Rules``
   (the rules take effect at the next ``position``) or ``Book`` (an opening book's file,
@@ -83,6 +84,8 @@ GAME_MOVES = 50
 """Own moves a game is assumed to last, over which the clock is spread (what is left of them): about 100
 plies, the issue's figure for games against the course's reference player; self-play at 30,000 nodes a
 move lasted 74 plies on average, a quarter of the games over 85 (24 games, 2 random plies)."""
+MAX_GAME_MOVES = 500
+"""The largest ``GameMoves`` option: a game of 1,000 plies, five times self-play's longest."""
 MIN_MOVES_LEFT = 20
 """Fewest own moves still to play assumed: a game past :data:`GAME_MOVES` - 20 moves may go on for long
 (self-play's longest: 196 plies), so each move then takes a twentieth of the clock and the increments
@@ -117,11 +120,14 @@ STOP_POLL = 0.05
 few hundred nodes, a perft every few milliseconds)."""
 
 
-def time_for_move(remaining_ms: int, increment_ms: int, moves_played: int = 0) -> timeman.Budget:
+def time_for_move(
+    remaining_ms: int, increment_ms: int, moves_played: int = 0, game_moves: int = GAME_MOVES
+) -> timeman.Budget:
     """The budget for a move with *remaining_ms* on the clock, *increment_ms* a move and *moves_played*
     of the mover's own moves behind it. The move's share is chess's (:func:`camelpy.timeman.budget`: an
     even share of the usable clock over the moves still to play plus most of the increment, with
-    :data:`SAFETY_MS` a move and a latency floor kept back) over a game of :data:`GAME_MOVES` own moves, at
+    :data:`SAFETY_MS` a move and a latency floor kept back) over a game of *game_moves* own moves
+    (:data:`GAME_MOVES` unless the ``GameMoves`` option says otherwise), at
     least :data:`MIN_MOVES_LEFT` still to play; the soft budget is that share over :data:`USE_OVER_SOFT`
     (so that the time used is the share), the hard cap chess's (a multiple of the share, below half the
     usable clock). The search starts no iteration after ``soft_ms`` beyond :data:`MIN_DEPTH` and stops at
@@ -133,8 +139,10 @@ def time_for_move(remaining_ms: int, increment_ms: int, moves_played: int = 0) -
     Budget(soft_ms=307, hard_ms=1932)
     >>> time_for_move(400, 100)  # under the reserve: at once, the increment refills the clock
     Budget(soft_ms=1, hard_ms=1)
+    >>> time_for_move(10_000, 100, game_moves=30)  # a shorter game assumed: more a move
+    Budget(soft_ms=218, hard_ms=1376)
     """
-    moves_left = max(MIN_MOVES_LEFT, GAME_MOVES - max(0, moves_played))
+    moves_left = max(MIN_MOVES_LEFT, game_moves - max(0, moves_played))
     share = timeman.budget(remaining_ms, increment_ms, overhead_ms=SAFETY_MS, horizon=moves_left)
     assert share is not None  # a clock was given
     return timeman.Budget(max(1, round(share.soft_ms / USE_OVER_SOFT)), share.hard_ms)
@@ -158,6 +166,8 @@ class LeiserEngine:
         self.searcher = Searcher(hash_mb)
         self.board = Board(rules=rules)
         self.book: LeiserBook | None = None
+        self.game_moves = GAME_MOVES
+        """Own moves a game is assumed to last (the ``GameMoves`` option; :func:`time_for_move`)."""
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._halt = threading.Event()
@@ -234,6 +244,9 @@ class LeiserEngine:
         self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self.say(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.say(f"option name Threats type spin default 0 min 0 max {MAX_THREATS}")
+        self.say(
+            f"option name GameMoves type spin default {GAME_MOVES} min {MIN_MOVES_LEFT} max {MAX_GAME_MOVES}"
+        )
         self.say("option name Rules type combo default 2016 var 2016 var 2018")
         self.say("option name Book type string default none")
         self.say("uciok")
@@ -259,6 +272,10 @@ class LeiserEngine:
             self.searcher.threads = int_arg(_integer(value, "Threads"), "Threads", 1, MAX_THREADS)
         elif name == "Threats":
             self.searcher.threats = int_arg(_integer(value, "Threats"), "Threats", 0, MAX_THREATS)
+        elif name == "GameMoves":
+            self.game_moves = int_arg(
+                _integer(value, "GameMoves"), "GameMoves", MIN_MOVES_LEFT, MAX_GAME_MOVES
+            )
         elif name == "Rules":
             if value not in {str(year) for year in RULES}:
                 raise ValueError(f"Rules must be 2016 or 2018, got {quote(value)}")
@@ -307,7 +324,7 @@ class LeiserEngine:
         elif "time" in options:
             remaining = int_arg(_integer(options["time"], "time"), "time", 0, MAX_CLOCK_MS)
             increment = int_arg(_integer(options.get("inc", "0"), "inc"), "inc", 0, MAX_CLOCK_MS)
-            limits = time_for_move(remaining, increment, len(self.board.move_stack) // 2)
+            limits = time_for_move(remaining, increment, len(self.board.move_stack) // 2, self.game_moves)
             seconds, soft, min_depth = limits.hard_ms / 1000.0, limits.soft_ms / 1000.0, MIN_DEPTH
         infinite = depth is None and nodes is None and seconds is None
         if infinite and "infinite" not in args:
