@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from camelpy.arena.engines import parse_engine
-from camelpy.arena.leiserchess import opening_for, run_match
+from camelpy.arena.leiserchess import log_record, opening_for, run_match, summary_text
+from camelpy.arena.timeuse import time_use
 from camelpy.gui.watch import MatchWatch
 from camelpy.leiserchess import Board
 
@@ -76,6 +77,36 @@ def test_a_deeper_search_wins_and_the_match_resumes(tmp_path: Path) -> None:
         raise AssertionError("a different match in the same folder must be refused")
     except ValueError as err:
         assert "another match" in str(err)
+
+
+def test_a_clocked_match_reports_time_use_and_logs_the_times(tmp_path: Path) -> None:
+    engines = (
+        parse_engine([ENGINE, "name=a", "tc=1+0.01"]),
+        parse_engine([ENGINE, "name=b", "tc=1+0.01"]),
+    )
+    summary = run_match(engines, pairs=1, out=tmp_path / "m", report=lambda _: None)
+    uses = {use["engine"]: use for use in summary["time_use"]}
+    lines = [json.loads(line) for line in (tmp_path / "m" / "games.jsonl").read_text().splitlines()[1:]]
+    records = [log_record(line) for line in lines]
+    assert all(r is not None and (r.white_limits, r.black_limits) == ("tc=1+0.01",) * 2 for r in records)
+    games = [r for r in records if r is not None]
+    assert all(m.time > 0 for r in games for m in r.moves)
+    for name in ("a", "b"):
+        # The summary's figures are the log's: the same replay of the clock from the logged times.
+        assert time_use(games, name).to_json() == uses[name]
+        own = sum(len(r.moves[(0 if r.white == name else 1) :: 2]) for r in games)  # the opening is 2 plies
+        assert uses[name]["games"] == 2 and uses[name]["moves"] == own
+        assert 0 < uses[name]["clock_left_median_s"] < 1 + 0.01 * own
+    text = summary_text(summary)
+    assert "Time use:" in text and "\n  a: " in text and "\n  b: " in text
+    # A line written before the times were logged still reads (its moves untimed, no clock to replay);
+    # timing fields that do not fit the game are no record.
+    old = {k: v for k, v in lines[0].items() if k not in ("times", "limits")}
+    record = log_record(old)
+    assert record is not None and record.moves[0].time == 0.0 and time_use([record], "a").games == 0
+    assert log_record({**lines[0], "times": [0.1]}) is None
+    assert log_record({**lines[0], "limits": ["tc=1+0.01"]}) is None
+    assert log_record({**lines[0], "limits": [1, 2]}) is None
 
 
 def test_bad_engines_lose_and_the_referee_goes_on(tmp_path: Path) -> None:

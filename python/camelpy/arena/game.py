@@ -173,9 +173,12 @@ def play_game(
     pair: int = 0,
     game: int = 0,
     on_move: Callable[[BoardT, Answer], None] | None = None,
+    limits: tuple[str, str] = ("", ""),
 ) -> GameRecord:
     """Plays one game on *board* (the start position, then the *opening* moves, which this pushes),
-    ``players[0]`` moving first, and returns its record; *on_move* sees the board after each move.
+    ``players[0]`` moving first, and returns its record; *on_move* sees the board after each move;
+    *limits* are the players' limits as engine-spec words (``tc=10+0.1``), kept in the record (so that
+    :func:`camelpy.arena.timeuse.time_use` can replay a clock).
 
     A player's fault (no move, time, a crash) or an illegal move loses; the board's rules and *rules*
     end the game otherwise.
@@ -200,6 +203,8 @@ def play_game(
             round=f"{pair + 1}.{game + 1}",
             pair=pair,
             game=game,
+            white_limits=limits[0],
+            black_limits=limits[1],
             final=board.fen(),
         )
 

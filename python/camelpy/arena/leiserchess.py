@@ -41,6 +41,7 @@ from camelpy.arena.game import Answer, Rules
 from camelpy.arena.openings import MAX_PAIRS, Opening
 from camelpy.arena.referee import GameRecord, MoveRecord, result_event, summarize
 from camelpy.arena.runner import run_games
+from camelpy.arena.timeuse import TimeUse, time_use
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
 __all__ = [
@@ -244,6 +245,8 @@ def _log_line(record: GameRecord) -> dict[str, Any]:
         "moves": [m.uci for m in record.moves],
         "result": record.result,
         "termination": record.termination,
+        "times": [m.time for m in record.moves],
+        "limits": [record.white_limits, record.black_limits],
     }
 
 
@@ -255,8 +258,16 @@ def _record(
     moves: Sequence[str],
     result: str,
     termination: str,
+    times: Sequence[float] = (),
+    limits: Sequence[str] = ("", ""),
 ) -> GameRecord:
-    """The record of a game: Tangerine first, its random *opening* as the book."""
+    """The record of a game: Tangerine first, its random *opening* as the book; *times* are the moves'
+    seconds (none: a log written before they were kept), *limits* the two engines' (``tc=10+0.1``)."""
+    if times and len(times) != len(moves) or len(limits) != 2:
+        raise ValueError("a game's times and limits must match its moves and its two engines")
+    seconds = [float(t) for t in times] or [0.0] * len(moves)
+    if not all(isinstance(text, str) for text in limits):
+        raise TypeError("limits must be strings")
     return GameRecord(
         names[0],
         names[1],
@@ -264,10 +275,12 @@ def _record(
         result,
         termination,
         "",
-        tuple(MoveRecord(move) for move in moves),
+        tuple(MoveRecord(move, time=t) for move, t in zip(moves, seconds, strict=True)),
         round=f"{pair + 1}.{game + 1}",
         pair=pair,
         game=game,
+        white_limits=limits[0],
+        black_limits=limits[1],
     )
 
 
@@ -355,8 +368,16 @@ def play_game(
             fields = {"id": game_id, "uci": answer.move, "score": None, "cp": None, "depth": None}
             observer("move", {**fields, "time": round(answer.seconds, 3), "clock": None})
 
+    limits = (players[0].config.describe(), players[1].config.describe())
     return game_loop.play_game(
-        players, Board(rules=rules), policy, opening=opening, pair=pair, game=game, on_move=on_move
+        players,
+        Board(rules=rules),
+        policy,
+        opening=opening,
+        pair=pair,
+        game=game,
+        on_move=on_move,
+        limits=limits,
     )
 
 
@@ -366,6 +387,9 @@ def _settings(engines: tuple[EngineConfig, ...], args: dict[str, Any]) -> dict[s
 
 _LOG_FIELDS = {"pair", "game", "tangerine", "lavender", "opening", "moves", "result", "termination"}
 """The fields of a game's line in ``games.jsonl``."""
+_LOG_TIMING = {"times", "limits"}
+"""The fields a line has since the match reports time use (each move's seconds, the engines' limits);
+older logs lack them."""
 
 
 def _read_log(path: Path, text: str, settings: dict[str, Any]) -> list[GameRecord]:
@@ -396,12 +420,13 @@ def log_record(data: object) -> GameRecord | None:
     >>> log_record(line).round, log_record({"pair": 0}) is None
     ('1.2', True)
     """
-    if not isinstance(data, dict) or set(data) != _LOG_FIELDS:
+    if not isinstance(data, dict) or not _LOG_FIELDS <= set(data) <= _LOG_FIELDS | _LOG_TIMING:
         return None
     try:
         names = (data["tangerine"], data["lavender"])
         fields = (data["opening"], data["moves"], data["result"], data["termination"])
-        return _record(data["pair"], data["game"], names, *fields)
+        timing = (data.get("times", ()), data.get("limits", ("", "")))
+        return _record(data["pair"], data["game"], names, *fields, *timing)
     except (ValueError, TypeError, KeyError):
         return None
 
@@ -529,6 +554,9 @@ def run_match(
     finally:
         events.emit("end", reason=ended)
     summary = _summary(engines, games, rules)
+    uses = [time_use(games, engine.name) for engine in engines]
+    if any(use.games for use in uses):
+        summary["time_use"] = [use.to_json() for use in uses if use.games]
     if sprt is not None:
         summary["sprt"] = {
             "elo0": sprt.elo0,
@@ -660,4 +688,7 @@ def summary_text(summary: dict[str, Any]) -> str:
     if "sprt" in summary:
         lines.append(f"LLR: {summary['sprt']['llr']:.2f}, decision: {summary['sprt']['decision']}")
     lines.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()))
+    if summary.get("time_use"):
+        lines.append("Time use:")
+        lines += [f"  {TimeUse.from_json(use).line()}" for use in summary["time_use"]]
     return "\n".join(lines)

@@ -1,5 +1,5 @@
-"""How an engine spent its clock over a match's chess games: the figures that say whether its time
-management works.
+"""How an engine spent its clock over a match's games (chess or Leiserchess): the figures that say
+whether its time management works.
 
 :func:`time_use` replays each game's clock from the engine's time control (``tc=`` in its limits) and the
 referee's timing of every move, and reports: the time a move takes at each stage of the game, the clock
@@ -111,6 +111,18 @@ lowest_clock_s=9.5, longest_move_s=0.5, long_thinks_lost=0, lost_moves=0)
         data["stage_means_s"] = list(self.stage_means_s)
         return data
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TimeUse:
+        """The :class:`TimeUse` whose :meth:`to_json` is *data* (a summary's ``time_use`` entry).
+
+        >>> use = TimeUse("a", 1, 2, 0.4, (0.4,), 9.4, 9.3, 0.5, 0, 0)
+        >>> TimeUse.from_json(use.to_json()) == use
+        True
+
+        :raises: :exc:`TypeError`/:exc:`KeyError` for a dict that is not one.
+        """
+        return cls(**{**data, "stage_means_s": tuple(data["stage_means_s"])})
+
 
 class PlayedMove(Protocol):
     """What :func:`time_use` reads of a move (:class:`camelpy.arena.referee.MoveRecord`)."""
@@ -180,13 +192,15 @@ def _clock(limits: str) -> TimeControl | None:
 
 
 def _first_mover(record: PlayedGame) -> chess.Color:
+    # The FEN's side to move: chess writes w or b, Leiserchess W or B.
     fen = record.opening.fen.split()
-    white_first = len(fen) < 2 or fen[1] != "b"
+    white_first = len(fen) < 2 or fen[1].lower() != "b"
     return white_first == (len(record.opening.moves) % 2 == 0)
 
 
 def time_use(records: Iterable[PlayedGame], engine: str) -> TimeUse:
-    """*engine*'s use of its clock in the chess games *records* (those it played on a clock).
+    """*engine*'s use of its clock in the games *records* (those it played on a clock; chess or
+    Leiserchess, whose start FEN gives the side to move first as ``W`` or ``B``).
 
     Its clock starts at the time control's base when its first move after the book is asked for, loses
     each move's time as the referee measured it, gains the increment after each move, and the base again
