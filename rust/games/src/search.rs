@@ -97,15 +97,17 @@ impl Limits {
 pub struct SearchSettings {
     /// How a side to move that [`Game::threatened`] says is threatened is searched: 0 as any other
     /// (the default); 1 as a side in danger in the main search (no reverse futility, null move or
-    /// late-move reduction at its node, one ply deeper); 2 in quiescence too (it answers the threat
-    /// for [`QS_DANGER_PLIES`] plies instead of standing pat); [`LAZY_THREATS`] (3) as 1, but looked for
-    /// only at nodes deep enough for late-move reductions and where reverse futility would cut. Up to
-    /// [`MAX_THREATS`].
+    /// late-move reduction at its node, one ply deeper); [`QS_THREATS`] (2) in quiescence too (it
+    /// answers the threat for [`QS_DANGER_PLIES`] plies instead of standing pat); [`LAZY_THREATS`] (3)
+    /// as 1, but looked for only at nodes deep enough for late-move reductions and where reverse
+    /// futility would cut. Up to [`MAX_THREATS`].
     pub threats: i32,
 }
 
 /// The largest [`SearchSettings::threats`].
 pub const MAX_THREATS: i32 = 3;
+/// The [`SearchSettings::threats`] that also looks for a threat in quiescence.
+pub const QS_THREATS: i32 = 2;
 /// The [`SearchSettings::threats`] that looks for a threat only where it would change what the search
 /// does: at nodes deep enough for late-move reductions, and where reverse futility would cut.
 pub const LAZY_THREATS: i32 = 3;
@@ -543,8 +545,8 @@ impl<G: Game> Worker<G> {
             return 0;
         }
         // A side in danger must answer the threat (for a few plies); anyone else may stand pat.
-        let all_moves =
-            qply < QS_DANGER_PLIES && (game.in_danger() || self.settings.threats == 2 && game.threatened());
+        let all_moves = qply < QS_DANGER_PLIES
+            && (game.in_danger() || self.settings.threats == QS_THREATS && game.threatened());
         let mut best = -VALUE_INFINITE;
         if !all_moves || ply >= MAX_PLY - 1 {
             let stand_pat = game.evaluate();
