@@ -54,7 +54,11 @@ def test_the_tuner_recovers_known_weights_within_their_limits() -> None:
     rng = np.random.default_rng(11)
     n = 30_000
     # Explicit weights (not the defaults, which tuning moves): the start, and the truth to recover.
-    begin = dict(zip(WEIGHT_NAMES, (100, 4, 10, 20, 6, 4, 2, 10)))
+    begin = {
+        **dict.fromkeys(WEIGHT_NAMES, 3),
+        **dict(pawn=100, pawn_central=4, pawn_between=10, king_face=20, king_centre=6, king_mobility=4),
+        **dict(laser_coverage=2, tempo=10),
+    }
     truth = {**begin, "king_face": 60, "laser_coverage": 8, "tempo": 25}
     spread = {"pawn": 2, "laser_coverage": 8, "king_mobility": 5, "pawn_central": 6}
     features = np.stack(
@@ -75,7 +79,8 @@ def test_the_tuner_recovers_known_weights_within_their_limits() -> None:
     low = {"king_face": (-200, 30)}
     capped = fit(c, y, WEIGHT_NAMES, start, epochs=30, freeze=frozenset({"pawn"}), limits=low)
     assert capped.weights["king_face"] == 30
-    with pytest.raises(ValueError, match="8 weights need positions × 8 coefficients"):
+    n_weights = len(WEIGHT_NAMES)
+    with pytest.raises(ValueError, match=f"{n_weights} weights need positions × {n_weights} coefficients"):
         fit(c[:, :3], y, WEIGHT_NAMES, start)
 
 

@@ -78,8 +78,8 @@ RULES = (2016, 2018)
 """The rule sets: 2016 (the default) and 2018."""
 WEIGHT_NAMES: tuple[str, ...] = tuple(spec[0] for spec in _core.LEISERCHESS_WEIGHTS)
 """The evaluation's weights, in table order (the course's terms: pawns, pawns central, pawns between
-the kings, a king facing the enemy king, a king towards the centre, king mobility, laser coverage, and
-the tempo)."""
+the kings, a king facing the enemy king, a king towards the centre, king mobility, laser coverage, the
+laser's nearness to the enemy king, pinned pawns, a king's room behind it, and the tempo)."""
 DEFAULT_WEIGHTS: dict[str, int] = {spec[0]: spec[1] for spec in _core.LEISERCHESS_WEIGHTS}
 """The default weights: the pawn (100) set by hand, the others tuned on self-play (a copy: changing
 it changes nothing)."""

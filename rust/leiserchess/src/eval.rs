@@ -5,8 +5,9 @@
 //! The terms: pawns (material); pawns near the centre; pawns between the two kings (they shield and
 //! reflect); a king facing the enemy king (its laser points the right way); a king towards the centre
 //! (away from edges where it is easy to aim at); a king's free neighbours off the enemy's beam
-//! (room to dodge); the squares one's laser covers now (it threatens what stands there); and the
-//! tempo.
+//! (room to dodge); the squares one's laser covers now (it threatens what stands there); how near the
+//! enemy king one's laser passes; one's pawns pinned by the enemy's laser; a king's room behind it,
+//! away from the enemy king; and the tempo.
 
 use camelpy_games::eval::{for_side_to_move, weighted_sum};
 
@@ -30,7 +31,7 @@ pub struct WeightSpec {
 }
 
 /// How many weights (and features) there are.
-pub const NUM_WEIGHTS: usize = 8;
+pub const NUM_WEIGHTS: usize = 11;
 
 /// The weights, in feature order. The pawn is set by hand (the unit); the others were fitted to
 /// self-play by `camelpy leiserchess tune --games 6000 --nodes 2000 --random-plies 4 --seed 7
@@ -85,6 +86,27 @@ pub const WEIGHT_SPECS: [WeightSpec; NUM_WEIGHTS] = [
         max: 100,
         why: "each square the king's laser enters now",
     },
+    WeightSpec {
+        name: "laser_near_king",
+        default: 0,
+        min: -100,
+        max: 100,
+        why: "how near the enemy king one's laser passes (NEAR_KING per square it enters)",
+    },
+    WeightSpec {
+        name: "pawn_pinned",
+        default: 0,
+        min: -200,
+        max: 200,
+        why: "a pawn on the enemy's beam, which may not move",
+    },
+    WeightSpec {
+        name: "king_space",
+        default: 0,
+        min: -100,
+        max: 100,
+        why: "each square of the king's quadrant away from the enemy king (1-64)",
+    },
     WeightSpec { name: "tempo", default: -11, min: -100, max: 100, why: "having the move" },
 ];
 
@@ -96,6 +118,9 @@ camelpy_games::term_indices!(
     KING_CENTRE,
     KING_MOBILITY,
     LASER_COVERAGE,
+    LASER_NEAR_KING,
+    PAWN_PINNED,
+    KING_SPACE,
     /// The index of the tempo feature (always 1 for the side to move).
     pub TEMPO,
 );
@@ -148,6 +173,37 @@ static RINGS: [u64; 4] = {
     rings
 };
 
+/// Scale of [`NEAR_KING`]: its nearest square (the king's own) counts twice this.
+const NEAR_SCALE: u8 = 8;
+
+/// `NEAR_KING[king][sq]`: how near `sq` is to a king on `king`, `NEAR_SCALE / (files apart + 1) +
+/// NEAR_SCALE / (ranks apart + 1)`: a beam through a square near the king is a small turn of a pawn
+/// from hitting it (the course's attack heuristic, harmonic in each axis).
+static NEAR_KING: [[u8; 64]; 64] = {
+    let mut table = [[0u8; 64]; 64];
+    let mut king = 0;
+    while king < 64 {
+        let mut sq = 0;
+        while sq < 64 {
+            let df = (king % 8) as i32 - (sq % 8) as i32;
+            let dr = (king / 8) as i32 - (sq / 8) as i32;
+            let (df, dr) = (if df < 0 { -df } else { df }, if dr < 0 { -dr } else { dr });
+            table[king][sq] = NEAR_SCALE / (df as u8 + 1) + NEAR_SCALE / (dr as u8 + 1);
+            sq += 1;
+        }
+        king += 1;
+    }
+    table
+};
+
+/// The squares of the quadrant behind a king on `king`, away from an enemy king on `enemy` (from the
+/// king's square to the corner on the far side of each axis; 1-64).
+#[inline]
+fn space_behind(king: Square, enemy: Square) -> i32 {
+    let behind = |k: i8, e: i8| i32::from(if e >= k { k + 1 } else { 8 - k });
+    behind(king.file(), enemy.file()) * behind(king.rank(), enemy.rank())
+}
+
 /// The features of `board`, Tangerine minus Lavender (the tempo feature 1): the pawn terms by
 /// popcounts of each side's pawns against the rings and the kings' rectangle.
 pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
@@ -187,7 +243,19 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
                 .filter_map(|&(df, dr)| king.offset(df, dr))
                 .filter(|&n| board.piece_at(n).is_none() && enemy_beam & n.bit() == 0)
                 .count() as i32;
-        f[LASER_COVERAGE] += sign * beams[color.index()].path.count_ones() as i32;
+        let beam = beams[color.index()].path;
+        f[LASER_COVERAGE] += sign * beam.count_ones() as i32;
+        let near = &NEAR_KING[enemy.index()];
+        let mut squares = beam;
+        let mut nearness = 0;
+        while squares != 0 {
+            nearness += i32::from(near[squares.trailing_zeros() as usize]);
+            squares &= squares - 1;
+        }
+        f[LASER_NEAR_KING] += sign * nearness;
+        let pawns = board.pieces(color) & !king.bit();
+        f[PAWN_PINNED] += sign * (pawns & enemy_beam).count_ones() as i32;
+        f[KING_SPACE] += sign * space_behind(king, enemy);
     }
     f[TEMPO] = 1;
     f
@@ -246,6 +314,50 @@ mod tests {
             let f = features(board);
             assert_eq!([f[PAWN], f[PAWN_CENTRAL], f[PAWN_BETWEEN]], pawn_terms_by_scan(board), "{board:?}");
         });
+    }
+
+    /// The laser and king terms by tracing each beam square by square, as the rules page states them.
+    fn beam_terms_by_trace(board: &Board) -> [i32; 3] {
+        let mut t = [0; 3];
+        for color in Color::ALL {
+            let sign = if color == Color::Tangerine { 1 } else { -1 };
+            let (king, enemy) = (board.king(color), board.king(color.flip()));
+            let (path, _) = board.trace(color);
+            let entered = path.iter().fold(0u64, |set, sq| set | sq.bit());
+            for sq in (0..64u8).map(Square::new).filter(|sq| entered & sq.bit() != 0) {
+                let (df, dr) = ((sq.file() - enemy.file()).abs(), (sq.rank() - enemy.rank()).abs());
+                t[0] += sign * (8 / (i32::from(df) + 1) + 8 / (i32::from(dr) + 1));
+            }
+            let (enemy_path, _) = board.trace(color.flip());
+            let pinned = (0..64u8)
+                .map(Square::new)
+                .filter(|&sq| {
+                    board.piece_at(sq).is_some_and(|p| p.color() == color && p.kind() == Kind::Pawn)
+                })
+                .filter(|sq| enemy_path.contains(sq))
+                .count() as i32;
+            t[1] += sign * pinned;
+            let files = if enemy.file() >= king.file() { king.file() + 1 } else { 8 - king.file() };
+            let ranks = if enemy.rank() >= king.rank() { king.rank() + 1 } else { 8 - king.rank() };
+            t[2] += sign * i32::from(files) * i32::from(ranks);
+        }
+        t
+    }
+
+    #[test]
+    fn beam_terms_by_bitboards_are_the_trace() {
+        crate::board::random_games(Rules::R2016, 0x5eed, 40, 80, |board| {
+            let f = features(board);
+            assert_eq!(
+                [f[LASER_NEAR_KING], f[PAWN_PINNED], f[KING_SPACE]],
+                beam_terms_by_trace(board),
+                "{board:?}"
+            );
+        });
+        // Tangerine's king on a0 faces north up file a; Lavender's on h7: the beam's eight squares.
+        let board = Board::from_fen("7nn/8/8/8/8/8/8/NN7 W", Rules::R2016).unwrap();
+        let f = features(&board);
+        assert_eq!(f[KING_SPACE], 1 - 1, "a king in its corner has 1 square behind it, both do");
     }
 
     #[test]

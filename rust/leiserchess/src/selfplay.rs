@@ -80,7 +80,12 @@ mod tests {
         let pairs = compare(2, Weights::default(), Weights::default(), &SETTINGS, &go).unwrap();
         assert_eq!(
             (kept.len(), ends, points, pairs),
-            (219, ([1, 1, 1, 0, 0, 0, -3, 1], [0, 1, 0, 0, 0, 2, 3, 1]), 204.0, vec![[1.0, 0.0], [1.0, 0.0]])
+            (
+                219,
+                ([1, 1, 1, 0, 0, 0, -3, -17, 0, 0, 1], [0, 1, 0, 0, 0, 2, 3, 32, 0, 0, 1]),
+                204.0,
+                vec![[1.0, 0.0], [1.0, 0.0]]
+            )
         );
     }
 

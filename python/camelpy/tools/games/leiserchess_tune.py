@@ -39,9 +39,9 @@ MAX_RANDOM_PLIES = 100
 def coefficients(samples: Samples) -> Any:
     """The (positions × weights) matrix ``c`` with Tangerine's evaluation ``c @ w`` (see the module).
 
-    >>> c = coefficients(Samples([[1, 0, 0, 0, 0, 0, 2, 1]], [False], [1.0]))
+    >>> c = coefficients(Samples([[1, 0, 0, 0, 0, 0, 2, 5, 0, 0, 1]], [False], [1.0]))
     >>> c.tolist()
-    [[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, -1.0]]
+    [[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 5.0, 0.0, 0.0, -1.0]]
     """
     np = selfplay_tune.numpy("camelpy leiserchess tune")
     c = np.asarray(samples.features, dtype=np.float64).reshape(-1, len(WEIGHT_NAMES))
