@@ -41,7 +41,7 @@ from camelpy.arena.game import Answer, Rules
 from camelpy.arena.openings import MAX_PAIRS, Opening
 from camelpy.arena.referee import GameRecord, MoveRecord, result_event, summarize
 from camelpy.arena.runner import run_games
-from camelpy.arena.timeuse import TimeUse, time_use
+from camelpy.arena.timeuse import TimeUse, summary_lines, time_use
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
 __all__ = [
@@ -688,7 +688,5 @@ def summary_text(summary: dict[str, Any]) -> str:
     if "sprt" in summary:
         lines.append(f"LLR: {summary['sprt']['llr']:.2f}, decision: {summary['sprt']['decision']}")
     lines.append("Terminations: " + ", ".join(f"{k} {v}" for k, v in summary["terminations"].items()))
-    if summary.get("time_use"):
-        lines.append("Time use:")
-        lines += [f"  {TimeUse.from_json(use).line()}" for use in summary["time_use"]]
+    lines += summary_lines(TimeUse.from_json(use) for use in summary.get("time_use", []))
     return "\n".join(lines)

@@ -29,7 +29,7 @@ from camelpy.arena import stats
 from camelpy.arena.engines import EngineConfig, UciPlayer
 from camelpy.arena.events import Observer
 from camelpy.arena.openings import Opening
-from camelpy.arena.timeuse import TimeUse
+from camelpy.arena.timeuse import TimeUse, summary_lines
 
 __all__ = [
     "DEFAULT_HANG_TIMEOUT",
@@ -431,9 +431,7 @@ class MatchResult:
             )
         if self.terminations:
             lines.append("Terminations: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
-        if self.time_use:
-            lines.append("Time use:")
-            lines += [f"  {use.line()}" for use in self.time_use]
+        lines += summary_lines(self.time_use)
         return "\n".join(lines)
 
     def status_event(self) -> dict[str, Any]:

@@ -41,6 +41,7 @@ __all__ = [
     "PlayedGame",
     "PlayedMove",
     "TimeUse",
+    "summary_lines",
     "time_use",
 ]
 
@@ -196,6 +197,19 @@ def _first_mover(record: PlayedGame) -> chess.Color:
     fen = record.opening.fen.split()
     white_first = len(fen) < 2 or fen[1].lower() != "b"
     return white_first == (len(record.opening.moves) % 2 == 0)
+
+
+def summary_lines(uses: Iterable[TimeUse]) -> list[str]:
+    """The ``Time use:`` block of a match summary: a heading and one indented line per engine, or no
+    lines for no engine (a match without a clock).
+
+    >>> summary_lines([TimeUse("a", 1, 2, 0.4, (0.4,), 9.4, 9.3, 0.5, 0, 0)])[0]
+    'Time use:'
+    >>> summary_lines([])
+    []
+    """
+    lines = [f"  {use.line()}" for use in uses]
+    return ["Time use:", *lines] if lines else []
 
 
 def time_use(records: Iterable[PlayedGame], engine: str) -> TimeUse:
