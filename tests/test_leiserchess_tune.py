@@ -145,4 +145,4 @@ def test_threads_search_in_parallel_and_the_engine_takes_them() -> None:
     out = engine.stdout.splitlines()
     assert "option name Threads type spin default 1 min 1 max 256" in out
     assert any(line.startswith("info depth 4 ") for line in out) and out[-2].startswith("bestmove ")
-    assert out[-1] == "info string setoption: Threads must be between 1 and 256, got 0"
+    assert out[-1] == "info string setoption: option 'Threads' takes an integer from 1 to 256, got '0'"

@@ -73,8 +73,17 @@ from camelpy.leiserchess import (
     perft,
 )
 from camelpy.protocols.leiserchess_book import LeiserBook
+from camelpy.protocols.uci.options import Option, OptionTable
 
-__all__ = ["MAX_HASH_MB", "MAX_PERFT_DEPTH", "MIN_DEPTH", "LeiserEngine", "LineSource", "time_for_move"]
+__all__ = [
+    "MAX_HASH_MB",
+    "MAX_PERFT_DEPTH",
+    "MIN_DEPTH",
+    "LeiserEngine",
+    "LineSource",
+    "option_table",
+    "time_for_move",
+]
 
 MAX_THREADS = _core.MAX_THREADS
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
@@ -148,6 +157,32 @@ def time_for_move(
     return timeman.Budget(max(1, round(share.soft_ms / USE_OVER_SOFT)), share.hard_ms)
 
 
+def option_table() -> OptionTable:
+    """The protocol's options, with the UCI engine's declarations and parsing
+    (:mod:`camelpy.protocols.uci.options`): the evaluation's weights, then the engine's settings.
+
+    >>> table = option_table()
+    >>> table.option("gamemoves").declaration()
+    'option name GameMoves type spin default 50 min 20 max 500'
+    >>> table.set("Threats", "4")
+    Traceback (most recent call last):
+    ...
+    camelpy.protocols.uci.options.OptionError: option 'Threats' takes an integer from 0 to 3, got '4'
+    """
+    weights = [Option.spin(name, DEFAULT_WEIGHTS[name], *WEIGHT_LIMITS[name]) for name in WEIGHT_NAMES]
+    return OptionTable(
+        [
+            *weights,
+            Option.spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+            Option.spin("Threads", 1, 1, MAX_THREADS),
+            Option.spin("Threats", 0, 0, MAX_THREATS),
+            Option.spin("GameMoves", GAME_MOVES, MIN_MOVES_LEFT, MAX_GAME_MOVES),
+            Option("Rules", "combo", str(RULES[0]), choices=tuple(str(year) for year in RULES)),
+            Option.string("Book", "none"),
+        ]
+    )
+
+
 class LineSource(Protocol):
     """What :meth:`LeiserEngine.run` reads from: a binary stream's ``readline(size)``."""
 
@@ -168,6 +203,8 @@ class LeiserEngine:
         self.book: LeiserBook | None = None
         self.game_moves = GAME_MOVES
         """Own moves a game is assumed to last (the ``GameMoves`` option; :func:`time_for_move`)."""
+        self.options = option_table()
+        """The options ``uci`` declares and ``setoption`` parses (names in any case)."""
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._halt = threading.Event()
@@ -238,17 +275,8 @@ class LeiserEngine:
     def _cmd_uci(self, _: list[str]) -> None:
         self.say(f"id name camelpy-leiserchess {camelpy.__version__}")
         self.say("id author the camelpy developers")
-        for name in WEIGHT_NAMES:
-            low, high = WEIGHT_LIMITS[name]
-            self.say(f"option name {name} type spin default {DEFAULT_WEIGHTS[name]} min {low} max {high}")
-        self.say(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
-        self.say(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
-        self.say(f"option name Threats type spin default 0 min 0 max {MAX_THREATS}")
-        self.say(
-            f"option name GameMoves type spin default {GAME_MOVES} min {MIN_MOVES_LEFT} max {MAX_GAME_MOVES}"
-        )
-        self.say("option name Rules type combo default 2016 var 2016 var 2018")
-        self.say("option name Book type string default none")
+        for option in self.options:
+            self.say(option.declaration())
         self.say("uciok")
 
     def _cmd_isready(self, _: list[str]) -> None:
@@ -258,35 +286,27 @@ class LeiserEngine:
         if len(args) < 4 or args[0] != "name" or "value" not in args:
             raise ValueError("expected 'setoption name NAME value VALUE'")
         at = args.index("value")
-        name, value = " ".join(args[1:at]), " ".join(args[at + 1 :])
+        name, value = self.options.set(" ".join(args[1:at]), " ".join(args[at + 1 :]))
         self._interrupt("setoption")
+        if name == "Book":
+            text = str(value)
+            self.book = None if text.lower() in ("", "none") else LeiserBook.load(text)
+            return
+        number = value if isinstance(value, int) else int(str(value))  # a spin, or the Rules' year
         if name == "Hash":
             threats = self.searcher.threats
-            self.searcher = Searcher(
-                int_arg(_integer(value, "Hash"), "Hash", 1, MAX_HASH_MB),
-                weights=self.searcher.weights,
-                threads=self.searcher.threads,
-            )
+            self.searcher = Searcher(number, weights=self.searcher.weights, threads=self.searcher.threads)
             self.searcher.threats = threats
         elif name == "Threads":
-            self.searcher.threads = int_arg(_integer(value, "Threads"), "Threads", 1, MAX_THREADS)
+            self.searcher.threads = number
         elif name == "Threats":
-            self.searcher.threats = int_arg(_integer(value, "Threats"), "Threats", 0, MAX_THREATS)
+            self.searcher.threats = number
         elif name == "GameMoves":
-            self.game_moves = int_arg(
-                _integer(value, "GameMoves"), "GameMoves", MIN_MOVES_LEFT, MAX_GAME_MOVES
-            )
+            self.game_moves = number
         elif name == "Rules":
-            if value not in {str(year) for year in RULES}:
-                raise ValueError(f"Rules must be 2016 or 2018, got {quote(value)}")
-            self.rules = int(value)
-        elif name == "Book":
-            self.book = None if value.lower() in ("", "none") else LeiserBook.load(value)
-        elif name in WEIGHT_NAMES:
-            low, high = WEIGHT_LIMITS[name]
-            self.searcher.weights = {name: int_arg(_integer(value, name), name, low, high)}
+            self.rules = number
         else:
-            raise ValueError(f"no option {quote(name)}")
+            self.searcher.weights = {name: number}
 
     def _cmd_ucinewgame(self, _: list[str]) -> None:
         self._interrupt("ucinewgame")
