@@ -509,3 +509,28 @@ def test_the_threats_setting_through_the_protocol_changes_a_lost_games_move() ->
     assert searcher.threats == 0
     with pytest.raises(ValueError, match="threats"):
         searcher.threats = 4
+
+
+def test_the_aspiration_setting_through_the_protocol_is_kept_and_bounded() -> None:
+    import io
+
+    from camelpy.leiserchess import Searcher
+    from camelpy.protocols.leiserchess import MAX_ASPIRATION, LeiserEngine
+
+    out = io.StringIO()
+    engine = LeiserEngine(out)
+    script = ["uci", f"position fen {LOST_TO_A_THREAT}", "go depth 6", "wait"]
+    script += ["setoption name Aspiration value 1", "setoption name Hash value 8", "ucinewgame"]
+    script += [f"setoption name Aspiration value {MAX_ASPIRATION + 1}", "go depth 6", "wait"]
+    assert all(engine.handle(line) for line in script)
+    lines = out.getvalue().splitlines()
+    assert f"option name Aspiration type spin default 0 min 0 max {MAX_ASPIRATION}" in lines
+    # A one-centipawn window fails and widens at every iteration; the move it ends on differs here.
+    assert [line.split()[1] for line in lines if line.startswith("bestmove ")] == ["h6h5", "h5g4"]
+    assert engine.searcher.aspiration == 1  # kept across Hash; the value out of range refused
+    refused = [line for line in lines if line.startswith("info string") and "Aspiration" in line]
+    assert len(refused) == 1 and str(MAX_ASPIRATION + 1) in refused[0]
+    searcher = Searcher(1)
+    assert searcher.aspiration == 0
+    with pytest.raises(ValueError, match="aspiration"):
+        searcher.aspiration = -1

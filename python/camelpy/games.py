@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_HASH_MB",
+    "MAX_ASPIRATION",
     "MAX_HASH_MB",
     "Board",
     "GameMove",
@@ -51,6 +52,8 @@ MAX_HASH_MB: int = _core.MAX_HASH_MB
 option reads it too)."""
 DEFAULT_HASH_MB: int = _core.DEFAULT_HASH_MB
 """A small game's searcher's table by default, in MiB."""
+MAX_ASPIRATION: int = _core.MAX_ASPIRATION
+"""The largest :attr:`Searcher.aspiration`, in centipawns (the search's own bound)."""
 MAX_SECONDS = 365 * 24 * 3600
 """Longest time limit a search takes, in seconds (a year)."""
 
@@ -394,6 +397,24 @@ class Searcher(Generic[BoardT, MoveT]):
     @threads.setter
     def threads(self, threads: int) -> None:
         self._native.set_threads(threads)
+
+    @property
+    def aspiration(self) -> int:
+        """A candidate search change, off (0) by default: from depth 4 on, each iteration searches
+        within this many centipawns either side of the last one's score, and doubles the side that fails
+        until the score falls inside. Set to change it (0 to :data:`MAX_ASPIRATION`).
+
+        >>> from camelpy.leiserchess import Board, Searcher
+        >>> searcher = Searcher(1)
+        >>> searcher.aspiration = 25
+        >>> searcher.aspiration, searcher.search(Board(), depth=5).info.depth
+        (25, 5)
+        """
+        return self._native.aspiration()
+
+    @aspiration.setter
+    def aspiration(self, aspiration: int) -> None:
+        self._native.set_aspiration(aspiration)
 
     @property
     def weights(self) -> dict[str, int]:

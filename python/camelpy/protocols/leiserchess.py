@@ -89,6 +89,8 @@ MAX_THREADS = _core.MAX_THREADS
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
 MAX_THREATS = _core.MAX_THREATS
 """The largest ``Threats`` setting (:attr:`camelpy.leiserchess.Searcher.threats`)."""
+MAX_ASPIRATION = _core.MAX_ASPIRATION
+"""The largest ``Aspiration`` setting (:attr:`camelpy.games.Searcher.aspiration`)."""
 GAME_MOVES = 50
 """Own moves a game is assumed to last, over which the clock is spread (what is left of them): about 100
 plies, the issue's figure for games against the course's reference player; self-play at 30,000 nodes a
@@ -176,6 +178,7 @@ def option_table() -> OptionTable:
             Option.spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
             Option.spin("Threads", 1, 1, MAX_THREADS),
             Option.spin("Threats", 0, 0, MAX_THREATS),
+            Option.spin("Aspiration", 0, 0, MAX_ASPIRATION),
             Option.spin("GameMoves", GAME_MOVES, MIN_MOVES_LEFT, MAX_GAME_MOVES),
             Option("Rules", "combo", str(RULES[0]), choices=tuple(str(year) for year in RULES)),
             Option.string("Book", "none"),
@@ -294,13 +297,15 @@ class LeiserEngine:
             return
         number = value if isinstance(value, int) else int(str(value))  # a spin, or the Rules' year
         if name == "Hash":
-            threats = self.searcher.threats
-            self.searcher = Searcher(number, weights=self.searcher.weights, threads=self.searcher.threads)
-            self.searcher.threats = threats
+            old = self.searcher
+            self.searcher = Searcher(number, weights=old.weights, threads=old.threads)
+            self.searcher.threats, self.searcher.aspiration = old.threats, old.aspiration
         elif name == "Threads":
             self.searcher.threads = number
         elif name == "Threats":
             self.searcher.threats = number
+        elif name == "Aspiration":
+            self.searcher.aspiration = number
         elif name == "GameMoves":
             self.game_moves = number
         elif name == "Rules":

@@ -102,7 +102,19 @@ pub struct SearchSettings {
     /// as 1, but looked for only at nodes deep enough for late-move reductions and where reverse
     /// futility would cut. Up to [`MAX_THREATS`].
     pub threats: i32,
+    /// Aspiration windows: 0 searches every iteration with the full window (the default); a value
+    /// searches each iteration from depth [`ASPIRATION_MIN_DEPTH`] on within that many centipawns
+    /// either side of the last iteration's score, doubling the side that fails until the score falls
+    /// inside. Up to [`MAX_ASPIRATION`].
+    pub aspiration: i32,
 }
+
+/// The largest [`SearchSettings::aspiration`]: ten pawns, past which a window is the full one in all
+/// but name.
+pub const MAX_ASPIRATION: i32 = 1000;
+/// Aspiration windows start at this depth: the shallow iterations cost little and their scores swing
+/// most from one to the next.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
 /// The largest [`SearchSettings::threats`].
 pub const MAX_THREATS: i32 = 3;
@@ -347,14 +359,17 @@ impl<G: Game> Worker<G> {
         // Some move is always ready, even if the first iteration is interrupted.
         result.best_move = Some(root_moves[0]);
         let max_depth = limits.depth.unwrap_or(MAX_PLY - 1).clamp(1, MAX_PLY - 1);
+        // The last finished iteration's value, the centre of an aspiration window.
+        let mut last = 0;
         for depth in 1..=max_depth {
             self.iteration = depth;
             let skip = i32::from(helper % 2 == 1 && depth % 2 == 0 && depth < max_depth);
-            let value = self.negamax(tt, game, depth + skip, 0, -VALUE_INFINITE, VALUE_INFINITE, stop);
+            let value = self.root_search(tt, game, depth + skip, last, stop);
             // Depth 1 always finishes; a deeper iteration counts only if it finished.
             if self.stopped {
                 break;
             }
+            last = value;
             let pv = self.pv[0].clone();
             if let Some(&first) = pv.first() {
                 result.best_move = Some(first);
@@ -381,6 +396,40 @@ impl<G: Game> Worker<G> {
             }
         }
         result
+    }
+
+    /// One iteration's search of the root to `depth`: with the full window, or (with
+    /// [`SearchSettings::aspiration`] set, from [`ASPIRATION_MIN_DEPTH`] on, after a score that is no
+    /// proven win or loss) within a window around `last`, the previous iteration's score, widened on
+    /// the side that fails (its margin doubled) until the score falls inside or the search stops.
+    fn root_search(
+        &mut self,
+        tt: &TranspositionTable<G::Move>,
+        game: &mut G,
+        depth: i32,
+        last: Value,
+        stop: &AtomicBool,
+    ) -> Value {
+        let margin = self.settings.aspiration;
+        if margin == 0 || depth < ASPIRATION_MIN_DEPTH || is_mate(last) {
+            return self.negamax(tt, game, depth, 0, -VALUE_INFINITE, VALUE_INFINITE, stop);
+        }
+        let (mut below, mut above) = (margin, margin);
+        loop {
+            let alpha = (last - below).max(-VALUE_INFINITE);
+            let beta = (last + above).min(VALUE_INFINITE);
+            let value = self.negamax(tt, game, depth, 0, alpha, beta, stop);
+            if self.stopped {
+                return value;
+            }
+            if value <= alpha && alpha > -VALUE_INFINITE {
+                below = below.saturating_mul(2);
+            } else if value >= beta && beta < VALUE_INFINITE {
+                above = above.saturating_mul(2);
+            } else {
+                return value;
+            }
+        }
     }
 
     /// Whether a limit has been reached (checked every [`CHECK_EVERY`] nodes, from the second

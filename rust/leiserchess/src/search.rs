@@ -514,6 +514,32 @@ mod tests {
         }
     }
 
+    /// Aspiration windows (off by default: the signature above) narrow the root's window from depth 4
+    /// on; a narrow one fails and is widened until the score falls inside, so the search still ends
+    /// each iteration with a score and a move: from the start the full window's move and score, the
+    /// full window's win in one, and on game 20.0's lost position a finished depth 6 (whose move and
+    /// score may differ from the full window's: the table and the pruning see other bounds).
+    #[test]
+    fn aspiration_windows_widen_until_the_score_is_inside() {
+        let search = |fen: &str, aspiration: i32, depth: i32| {
+            let position = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
+            let mut searcher = LeiserSearcher::new(16).unwrap();
+            searcher.settings.aspiration = aspiration;
+            let result = searcher.search(&position, Limits::to_depth(depth), &AtomicBool::new(false), |_| {});
+            (result.best_move.unwrap().to_string(), result.info.score, result.info.depth)
+        };
+        let lost = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
+        for aspiration in [1, 25, camelpy_games::MAX_ASPIRATION] {
+            assert_eq!(search(crate::STARTING_FEN, aspiration, 6), search(crate::STARTING_FEN, 0, 6));
+            let (mv, score, depth) = search(lost, aspiration, 6);
+            let legal = Position::new(Board::from_fen(lost, Rules::R2016).unwrap()).legal_moves();
+            assert!(legal.iter().any(|m| m.to_string() == mv), "{mv}");
+            assert!(depth == 6 && matches!(score, camelpy_games::Score::Cp(_)), "{aspiration}: {score:?}");
+        }
+        let win = search("7nn/8/8/8/8/8/8/EE6NW W", 1, 5);
+        assert_eq!(win.1, camelpy_games::Score::Mate(1));
+    }
+
     /// [`Board::king_threatened`] against making every move of the other side, along random games.
     #[test]
     fn a_threat_is_a_move_of_the_other_side_that_hits_our_king() {

@@ -12,7 +12,7 @@ use std::{
 };
 
 use camelpy_core::{AllocError, Score};
-use camelpy_games::{Iteration, Limits, SearchResult, SearchSettings, MAX_THREATS};
+use camelpy_games::{Iteration, Limits, SearchResult, SearchSettings, MAX_ASPIRATION, MAX_THREATS};
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
     prelude::*,
@@ -275,6 +275,16 @@ impl<G: SmallGame> GameSearcher<G> {
     pub fn set_threats(&self, py: Python<'_>, threats: &Bound<'_, PyAny>) -> PyResult<()> {
         let threats = int_arg(threats, "threats", 0, MAX_THREATS as u64)? as i32;
         py.detach(|| G::searcher_settings(&mut self.inner()).threats = threats);
+        Ok(())
+    }
+
+    pub fn aspiration(&self, py: Python<'_>) -> i32 {
+        py.detach(|| G::searcher_settings(&mut self.inner()).aspiration)
+    }
+
+    pub fn set_aspiration(&self, py: Python<'_>, aspiration: &Bound<'_, PyAny>) -> PyResult<()> {
+        let aspiration = int_arg(aspiration, "aspiration", 0, MAX_ASPIRATION as u64)? as i32;
+        py.detach(|| G::searcher_settings(&mut self.inner()).aspiration = aspiration);
         Ok(())
     }
 
@@ -601,6 +611,16 @@ macro_rules! game_classes {
             /// Sets the ``threats`` setting (0 to 3); waits for a running search.
             fn set_threats(&self, py: Python<'_>, threats: &Bound<'_, PyAny>) -> PyResult<()> {
                 self.0.set_threats(py, threats)
+            }
+
+            /// The search's ``aspiration`` setting (0: off; see the game's ``Searcher.aspiration``).
+            fn aspiration(&self, py: Python<'_>) -> i32 {
+                self.0.aspiration(py)
+            }
+
+            /// Sets the ``aspiration`` setting (0 to ``MAX_ASPIRATION``); waits for a running search.
+            fn set_aspiration(&self, py: Python<'_>, aspiration: &Bound<'_, PyAny>) -> PyResult<()> {
+                self.0.set_aspiration(py, aspiration)
             }
 
             /// Ends a running search soon (it returns its best move so far).
