@@ -207,6 +207,14 @@ fn space_behind(king: Square, enemy: Square) -> i32 {
 /// The features of `board`, Tangerine minus Lavender (the tempo feature 1): the pawn terms by
 /// popcounts of each side's pawns against the rings and the kings' rectangle.
 pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
+    features_weighted_by(board, None)
+}
+
+/// [`features`], leaving at 0 the beam and king terms whose weight in `weights` is 0 (they add nothing
+/// to the sum, and each costs a pass over a beam or the king's neighbours at every evaluation); with
+/// `None`, every feature (the tuner's view).
+fn features_weighted_by(board: &Board, weights: Option<&Weights>) -> [i32; NUM_WEIGHTS] {
+    let wanted = |term: usize| weights.map_or(true, |w| w.0[term] != 0);
     let mut f = [0; NUM_WEIGHTS];
     let kings = [board.king(Color::Tangerine), board.king(Color::Lavender)];
     let (lo_file, hi_file) = (kings[0].file().min(kings[1].file()), kings[0].file().max(kings[1].file()));
@@ -237,25 +245,33 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
         f[KING_FACE] += sign * i32::from(towards > 0);
         f[KING_CENTRE] += sign * (3 - edge_distance(king));
         let enemy_beam = beams[color.flip().index()].path;
-        f[KING_MOBILITY] += sign
-            * NEIGHBOURS
-                .iter()
-                .filter_map(|&(df, dr)| king.offset(df, dr))
-                .filter(|&n| board.piece_at(n).is_none() && enemy_beam & n.bit() == 0)
-                .count() as i32;
+        if wanted(KING_MOBILITY) {
+            f[KING_MOBILITY] += sign
+                * NEIGHBOURS
+                    .iter()
+                    .filter_map(|&(df, dr)| king.offset(df, dr))
+                    .filter(|&n| board.piece_at(n).is_none() && enemy_beam & n.bit() == 0)
+                    .count() as i32;
+        }
         let beam = beams[color.index()].path;
         f[LASER_COVERAGE] += sign * beam.count_ones() as i32;
-        let near = &NEAR_KING[enemy.index()];
-        let mut squares = beam;
-        let mut nearness = 0;
-        while squares != 0 {
-            nearness += i32::from(near[squares.trailing_zeros() as usize]);
-            squares &= squares - 1;
+        if wanted(LASER_NEAR_KING) {
+            let near = &NEAR_KING[enemy.index()];
+            let mut squares = beam;
+            let mut nearness = 0;
+            while squares != 0 {
+                nearness += i32::from(near[squares.trailing_zeros() as usize]);
+                squares &= squares - 1;
+            }
+            f[LASER_NEAR_KING] += sign * nearness;
         }
-        f[LASER_NEAR_KING] += sign * nearness;
-        let pawns = board.pieces(color) & !king.bit();
-        f[PAWN_PINNED] += sign * (pawns & enemy_beam).count_ones() as i32;
-        f[KING_SPACE] += sign * space_behind(king, enemy);
+        if wanted(PAWN_PINNED) {
+            let pawns = board.pieces(color) & !king.bit();
+            f[PAWN_PINNED] += sign * (pawns & enemy_beam).count_ones() as i32;
+        }
+        if wanted(KING_SPACE) {
+            f[KING_SPACE] += sign * space_behind(king, enemy);
+        }
     }
     f[TEMPO] = 1;
     f
@@ -263,7 +279,7 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
 
 /// The static evaluation of `board` for the side to move, in centipawns (a pawn is 100).
 pub fn evaluate(board: &Board, weights: &Weights) -> i32 {
-    let tangerine = weighted_sum(&weights.0, features(board), TEMPO);
+    let tangerine = weighted_sum(&weights.0, features_weighted_by(board, Some(weights)), TEMPO);
     for_side_to_move(tangerine, board.side_to_move() == Color::Tangerine, weights.0[TEMPO])
 }
 
@@ -358,6 +374,19 @@ mod tests {
         let board = Board::from_fen("7nn/8/8/8/8/8/8/NN7 W", Rules::R2016).unwrap();
         let f = features(&board);
         assert_eq!(f[KING_SPACE], 1 - 1, "a king in its corner has 1 square behind it, both do");
+    }
+
+    #[test]
+    fn the_evaluation_is_the_weighted_sum_of_all_features_whichever_weights_are_zero() {
+        let all_set = Weights(std::array::from_fn(|i| 3 + i as i32));
+        let some_zero = Weights(std::array::from_fn(|i| if i % 2 == 0 { 0 } else { 5 - i as i32 }));
+        crate::board::random_games(Rules::R2016, 0x0ee1, 20, 80, |board| {
+            for w in [Weights::default(), all_set, some_zero] {
+                let sum = weighted_sum(&w.0, features(board), TEMPO);
+                let expected = for_side_to_move(sum, board.side_to_move() == Color::Tangerine, w.0[TEMPO]);
+                assert_eq!(evaluate(board, &w), expected, "{board:?} {w:?}");
+            }
+        });
     }
 
     #[test]
