@@ -214,7 +214,7 @@ pub fn features(board: &Board) -> [i32; NUM_WEIGHTS] {
 /// to the sum, and each costs a pass over a beam or the king's neighbours at every evaluation); with
 /// `None`, every feature (the tuner's view).
 fn features_weighted_by(board: &Board, weights: Option<&Weights>) -> [i32; NUM_WEIGHTS] {
-    let wanted = |term: usize| weights.map_or(true, |w| w.0[term] != 0);
+    let wanted = |term: usize| weights.is_none_or(|w| w.0[term] != 0);
     let mut f = [0; NUM_WEIGHTS];
     let kings = [board.king(Color::Tangerine), board.king(Color::Lavender)];
     let (lo_file, hi_file) = (kings[0].file().min(kings[1].file()), kings[0].file().max(kings[1].file()));
