@@ -515,7 +515,8 @@ def test_the_aspiration_setting_through_the_protocol_is_kept_and_bounded() -> No
     import io
 
     from camelpy.leiserchess import Searcher
-    from camelpy.protocols.leiserchess import MAX_ASPIRATION, LeiserEngine
+    from camelpy.games import MAX_ASPIRATION
+    from camelpy.protocols.leiserchess import LeiserEngine
 
     out = io.StringIO()
     engine = LeiserEngine(out)

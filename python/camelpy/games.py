@@ -39,6 +39,7 @@ __all__ = [
     "GameMove",
     "Outcome",
     "SearchInfo",
+    "SEARCH_SETTINGS",
     "SearchResult",
     "Searcher",
     "SelfPlay",
@@ -54,6 +55,9 @@ DEFAULT_HASH_MB: int = _core.DEFAULT_HASH_MB
 """A small game's searcher's table by default, in MiB."""
 MAX_ASPIRATION: int = _core.MAX_ASPIRATION
 """The largest :attr:`Searcher.aspiration`, in centipawns (the search's own bound)."""
+SEARCH_SETTINGS: dict[str, int] = dict(_core.SEARCH_SETTINGS)
+"""Every run-time search setting of :attr:`Searcher.settings`, with its largest value (0, the smallest,
+is each one's default): candidate changes to the search, tested by an SPRT against that default."""
 MAX_SECONDS = 365 * 24 * 3600
 """Longest time limit a search takes, in seconds (a year)."""
 
@@ -410,11 +414,41 @@ class Searcher(Generic[BoardT, MoveT]):
         >>> searcher.aspiration, searcher.search(Board(), depth=5).info.depth
         (25, 5)
         """
-        return self._native.aspiration()
+        return self._native.setting("aspiration")
 
     @aspiration.setter
     def aspiration(self, aspiration: int) -> None:
-        self._native.set_aspiration(aspiration)
+        self._native.set_setting("aspiration", aspiration)
+
+    @property
+    def settings(self) -> dict[str, int]:
+        """The search's run-time settings by name (:data:`SEARCH_SETTINGS`; each 0 by default). Set a
+        mapping to change some; the rest keep their value, and a bad name or value changes none.
+
+        >>> from camelpy.leiserchess import Searcher
+        >>> searcher = Searcher(1)
+        >>> searcher.settings = {"aspiration": 50}
+        >>> searcher.settings
+        {'threats': 0, 'aspiration': 50}
+        >>> searcher.settings = {"aspiration": 0, "threats": 9}
+        Traceback (most recent call last):
+        ...
+        ValueError: threats must be between 0 and 3, got 9
+        >>> searcher.settings["aspiration"]
+        50
+        """
+        return {name: self._native.setting(name) for name in SEARCH_SETTINGS}
+
+    @settings.setter
+    def settings(self, settings: Mapping[str, int]) -> None:
+        before = self.settings
+        try:
+            for name, value in settings.items():
+                self._native.set_setting(name, value)
+        except BaseException:
+            for name, value in before.items():
+                self._native.set_setting(name, value)
+            raise
 
     @property
     def weights(self) -> dict[str, int]:

@@ -362,11 +362,11 @@ class Searcher(
         >>> searcher.threats, searcher.search(Board("7nn/8/8/8/8/8/8/EE6NW W"), depth=2).info.win_in
         (1, 1)
         """
-        return self._native.threats()
+        return self._native.setting("threats")
 
     @threats.setter
     def threats(self, threats: int) -> None:
-        self._native.set_threats(threats)
+        self._native.set_setting("threats", threats)
 
 
 search = Searcher.new_search

@@ -8,11 +8,12 @@ The protocol (one command a line; the engine never exits on bad input, it answer
 and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no exception):
 
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
-  spin with its range), ``Hash`` (MiB), ``Threads``, ``Threats`` (0 to 3, a candidate search change:
-  :attr:`camelpy.leiserchess.Searcher.threats`), ``GameMoves`` (own moves a game is assumed to last,
-  :func:`time_for_move`), ``Rules`` (2016 or 2018), ``Book`` — then ``uciok``.
+  spin with its range), ``Hash`` (MiB), ``Threads``, each search setting capitalised (``Threats``,
+  ``Aspiration``: :data:`camelpy.games.SEARCH_SETTINGS`, candidate search changes, 0 by default),
+  ``GameMoves`` (own moves a game is assumed to last, :func:`time_for_move`), ``Rules`` (2016 or
+  2018), ``Book`` — then ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search or a perft runs.
-* ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), ``Threats``, ``Rules``
+* ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), a search setting, ``Rules``
   (the rules take effect at the next ``position``) or ``Book`` (an opening book's file,
   :mod:`camelpy.protocols.leiserchess_book`; ``none`` for none): a bad value, or a book file that cannot
   be read, is an ``info string`` and keeps the previous setting.
@@ -59,6 +60,7 @@ import camelpy
 from camelpy import _core, timeman
 from camelpy._args import brief, int_arg
 from camelpy._quote import quote
+from camelpy.games import SEARCH_SETTINGS
 from camelpy.leiserchess import (
     DEFAULT_HASH_MB,
     DEFAULT_WEIGHTS,
@@ -87,10 +89,6 @@ __all__ = [
 
 MAX_THREADS = _core.MAX_THREADS
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
-MAX_THREATS = _core.MAX_THREATS
-"""The largest ``Threats`` setting (:attr:`camelpy.leiserchess.Searcher.threats`)."""
-MAX_ASPIRATION = _core.MAX_ASPIRATION
-"""The largest ``Aspiration`` setting (:attr:`camelpy.games.Searcher.aspiration`)."""
 GAME_MOVES = 50
 """Own moves a game is assumed to last, over which the clock is spread (what is left of them): about 100
 plies, the issue's figure for games against the course's reference player; self-play at 30,000 nodes a
@@ -177,8 +175,7 @@ def option_table() -> OptionTable:
             *weights,
             Option.spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
             Option.spin("Threads", 1, 1, MAX_THREADS),
-            Option.spin("Threats", 0, 0, MAX_THREATS),
-            Option.spin("Aspiration", 0, 0, MAX_ASPIRATION),
+            *(Option.spin(name.capitalize(), 0, 0, top) for name, top in SEARCH_SETTINGS.items()),
             Option.spin("GameMoves", GAME_MOVES, MIN_MOVES_LEFT, MAX_GAME_MOVES),
             Option("Rules", "combo", str(RULES[0]), choices=tuple(str(year) for year in RULES)),
             Option.string("Book", "none"),
@@ -299,13 +296,11 @@ class LeiserEngine:
         if name == "Hash":
             old = self.searcher
             self.searcher = Searcher(number, weights=old.weights, threads=old.threads)
-            self.searcher.threats, self.searcher.aspiration = old.threats, old.aspiration
+            self.searcher.settings = old.settings
         elif name == "Threads":
             self.searcher.threads = number
-        elif name == "Threats":
-            self.searcher.threats = number
-        elif name == "Aspiration":
-            self.searcher.aspiration = number
+        elif name.lower() in SEARCH_SETTINGS:
+            self.searcher.settings = {name.lower(): number}
         elif name == "GameMoves":
             self.game_moves = number
         elif name == "Rules":

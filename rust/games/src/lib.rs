@@ -18,8 +18,8 @@ pub use game::{Game, Rules};
 pub use parallel::in_parallel;
 pub use perft::Perft;
 pub use search::{
-    Iteration, Limits, SearchResult, SearchSettings, Searcher, HISTORY_MAX, MAX_ASPIRATION, MAX_THREADS,
-    MAX_THREATS,
+    Iteration, Limits, SearchResult, SearchSettings, Searcher, SettingSpec, HISTORY_MAX, MAX_ASPIRATION,
+    MAX_THREADS, MAX_THREATS, SETTINGS,
 };
 pub use selfplay::{Sample, SelfPlaySettings};
 pub use zobrist::ZobristKeys;

@@ -109,6 +109,32 @@ pub struct SearchSettings {
     pub aspiration: i32,
 }
 
+/// One of [`SearchSettings`]' fields as the bindings and protocols name it, with its range (0 to `max`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettingSpec {
+    /// The field's name (the Python attribute; a protocol's option is it capitalised).
+    pub name: &'static str,
+    /// The largest value (0 is the smallest, and the default).
+    pub max: i32,
+}
+
+/// Every field of [`SearchSettings`], in declaration order: the one list the bindings and protocols read.
+pub const SETTINGS: [SettingSpec; 2] = [
+    SettingSpec { name: "threats", max: MAX_THREATS },
+    SettingSpec { name: "aspiration", max: MAX_ASPIRATION },
+];
+
+impl SearchSettings {
+    /// The field named `name` (as in [`SETTINGS`]), or `None` for no such setting.
+    pub fn field_mut(&mut self, name: &str) -> Option<&mut i32> {
+        match name {
+            "threats" => Some(&mut self.threats),
+            "aspiration" => Some(&mut self.aspiration),
+            _ => None,
+        }
+    }
+}
+
 /// The largest [`SearchSettings::aspiration`]: ten pawns, past which a window is the full one in all
 /// but name.
 pub const MAX_ASPIRATION: i32 = 1000;
@@ -693,5 +719,21 @@ fn settles<M>(e: &TTData<M>, alpha: Value, beta: Value) -> bool {
         Bound::Lower => e.value >= beta,
         Bound::Upper => e.value <= alpha,
         Bound::None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_setting_names_its_own_field() {
+        let mut settings = SearchSettings::default();
+        for (i, spec) in SETTINGS.iter().enumerate() {
+            *settings.field_mut(spec.name).expect(spec.name) = i as i32 + 1;
+            assert!(spec.max > 0, "{spec:?}");
+        }
+        assert_eq!(settings, SearchSettings { threats: 1, aspiration: 2 });
+        assert_eq!(settings.field_mut("Threats"), None, "names are exact; protocols fold their case");
     }
 }

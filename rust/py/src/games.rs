@@ -12,7 +12,7 @@ use std::{
 };
 
 use camelpy_core::{AllocError, Score};
-use camelpy_games::{Iteration, Limits, SearchResult, SearchSettings, MAX_ASPIRATION, MAX_THREATS};
+use camelpy_games::{Iteration, Limits, SearchResult, SearchSettings, SettingSpec, SETTINGS};
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
     prelude::*,
@@ -199,6 +199,14 @@ pub fn weights_arg<G: SmallGame>(value: &Bound<'_, PyAny>) -> PyResult<G::Weight
     Ok(G::weights(values))
 }
 
+/// The [`SETTINGS`] entry named `name`, or a `ValueError` quoting it and naming the settings.
+fn setting_spec(name: &str) -> PyResult<&'static SettingSpec> {
+    SETTINGS.iter().find(|spec| spec.name == name).ok_or_else(|| {
+        let names: Vec<&str> = SETTINGS.iter().map(|spec| spec.name).collect();
+        PyValueError::new_err(format!("no search setting {name:?} (the settings: {})", names.join(", ")))
+    })
+}
+
 /// An optional weights argument (`None`: the defaults).
 pub fn opt_weights<G: SmallGame>(value: Option<&Bound<'_, PyAny>>) -> PyResult<G::Weights> {
     Ok(value.filter(|w| !w.is_none()).map(weights_arg::<G>).transpose()?.unwrap_or_default())
@@ -268,23 +276,15 @@ impl<G: SmallGame> GameSearcher<G> {
         Ok(())
     }
 
-    pub fn threats(&self, py: Python<'_>) -> i32 {
-        py.detach(|| G::searcher_settings(&mut self.inner()).threats)
+    pub fn setting(&self, py: Python<'_>, name: &str) -> PyResult<i32> {
+        let spec = setting_spec(name)?;
+        Ok(py.detach(|| *G::searcher_settings(&mut self.inner()).field_mut(spec.name).expect("listed")))
     }
 
-    pub fn set_threats(&self, py: Python<'_>, threats: &Bound<'_, PyAny>) -> PyResult<()> {
-        let threats = int_arg(threats, "threats", 0, MAX_THREATS as u64)? as i32;
-        py.detach(|| G::searcher_settings(&mut self.inner()).threats = threats);
-        Ok(())
-    }
-
-    pub fn aspiration(&self, py: Python<'_>) -> i32 {
-        py.detach(|| G::searcher_settings(&mut self.inner()).aspiration)
-    }
-
-    pub fn set_aspiration(&self, py: Python<'_>, aspiration: &Bound<'_, PyAny>) -> PyResult<()> {
-        let aspiration = int_arg(aspiration, "aspiration", 0, MAX_ASPIRATION as u64)? as i32;
-        py.detach(|| G::searcher_settings(&mut self.inner()).aspiration = aspiration);
+    pub fn set_setting(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let spec = setting_spec(name)?;
+        let value = int_arg(value, spec.name, 0, spec.max as u64)? as i32;
+        py.detach(|| *G::searcher_settings(&mut self.inner()).field_mut(spec.name).expect("listed") = value);
         Ok(())
     }
 
@@ -603,24 +603,15 @@ macro_rules! game_classes {
                 self.0.set_weights(py, weights)
             }
 
-            /// The search's ``threats`` setting (0: off; see the game's ``Searcher.threats``).
-            fn threats(&self, py: Python<'_>) -> i32 {
-                self.0.threats(py)
+            /// The search setting *name* (one of ``SEARCH_SETTINGS``; see the game's ``Searcher``).
+            fn setting(&self, py: Python<'_>, name: &str) -> PyResult<i32> {
+                self.0.setting(py, name)
             }
 
-            /// Sets the ``threats`` setting (0 to 3); waits for a running search.
-            fn set_threats(&self, py: Python<'_>, threats: &Bound<'_, PyAny>) -> PyResult<()> {
-                self.0.set_threats(py, threats)
-            }
-
-            /// The search's ``aspiration`` setting (0: off; see the game's ``Searcher.aspiration``).
-            fn aspiration(&self, py: Python<'_>) -> i32 {
-                self.0.aspiration(py)
-            }
-
-            /// Sets the ``aspiration`` setting (0 to ``MAX_ASPIRATION``); waits for a running search.
-            fn set_aspiration(&self, py: Python<'_>, aspiration: &Bound<'_, PyAny>) -> PyResult<()> {
-                self.0.set_aspiration(py, aspiration)
+            /// Sets the search setting *name* (0 to its ``SEARCH_SETTINGS`` maximum); waits for a
+            /// running search.
+            fn set_setting(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+                self.0.set_setting(py, name, value)
             }
 
             /// Ends a running search soon (it returns its best move so far).

@@ -40,6 +40,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_SEARCH_DEPTH", args::MAX_SEARCH_DEPTH)?;
     m.add("MAX_THREATS", camelpy_games::MAX_THREATS)?;
     m.add("MAX_ASPIRATION", camelpy_games::MAX_ASPIRATION)?;
+    m.add("SEARCH_SETTINGS", camelpy_games::SETTINGS.iter().map(|s| (s.name, s.max)).collect::<Vec<_>>())?;
     m.add("MAX_BENCH_DEPTH", args::MAX_BENCH_DEPTH)?;
     m.add("MAX_PERFT_DEPTH", args::MAX_PERFT_DEPTH)?;
     m.add("DATAGEN_DEFAULTS", data::defaults())?;
