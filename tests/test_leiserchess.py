@@ -514,8 +514,8 @@ def test_the_threats_setting_through_the_protocol_changes_a_lost_games_move() ->
 def test_the_aspiration_setting_through_the_protocol_is_kept_and_bounded() -> None:
     import io
 
-    from camelpy.leiserchess import Searcher
     from camelpy.games import MAX_ASPIRATION
+    from camelpy.leiserchess import Searcher
     from camelpy.protocols.leiserchess import LeiserEngine
 
     out = io.StringIO()
