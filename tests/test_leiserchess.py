@@ -535,3 +535,32 @@ def test_the_aspiration_setting_through_the_protocol_is_kept_and_bounded() -> No
     assert searcher.aspiration == 0
     with pytest.raises(ValueError, match="aspiration"):
         searcher.aspiration = -1
+
+
+def test_the_late_moves_setting_through_the_protocol_prunes_and_is_kept() -> None:
+    import io
+
+    from camelpy.games import SEARCH_SETTINGS
+    from camelpy.leiserchess import Searcher
+    from camelpy.protocols.leiserchess import LeiserEngine
+
+    top = SEARCH_SETTINGS["late_moves"]
+    out = io.StringIO()
+    engine = LeiserEngine(out)
+    script = ["uci", "position startpos", "go depth 6", "wait", "setoption name latemoves value 1"]
+    script += ["setoption name Hash value 8", "ucinewgame", "go depth 6", "wait"]
+    script += [f"setoption name LateMoves value {top + 1}"]
+    assert all(engine.handle(line) for line in script)
+    lines = out.getvalue().splitlines()
+    assert f"option name LateMoves type spin default 0 min 0 max {top}" in lines
+    nodes = [int(line.split(" nodes ")[1].split()[0]) for line in lines if line.startswith("info depth 6 ")]
+    assert len(nodes) == 2 and nodes[1] < nodes[0], nodes  # pruned, and kept across Hash
+    assert engine.searcher.settings["late_moves"] == 1
+    refused = [line for line in lines if line.startswith("info string") and "LateMoves" in line]
+    assert len(refused) == 1 and str(top + 1) in refused[0]
+    searcher = Searcher(1)
+    with pytest.raises(ValueError, match="late_moves"):
+        searcher.settings = {"late_moves": -1}
+    with pytest.raises(ValueError, match='no search setting "lmp"'):
+        searcher.settings = {"lmp": 1}
+    assert searcher.settings == dict.fromkeys(SEARCH_SETTINGS, 0)

@@ -429,7 +429,7 @@ class Searcher(Generic[BoardT, MoveT]):
         >>> searcher = Searcher(1)
         >>> searcher.settings = {"aspiration": 50}
         >>> searcher.settings
-        {'threats': 0, 'aspiration': 50}
+        {'threats': 0, 'aspiration': 50, 'late_moves': 0}
         >>> searcher.settings = {"aspiration": 0, "threats": 9}
         Traceback (most recent call last):
         ...

@@ -8,8 +8,8 @@ The protocol (one command a line; the engine never exits on bad input, it answer
 and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no exception):
 
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
-  spin with its range), ``Hash`` (MiB), ``Threads``, each search setting capitalised (``Threats``,
-  ``Aspiration``: :data:`camelpy.games.SEARCH_SETTINGS`, candidate search changes, 0 by default),
+  spin with its range), ``Hash`` (MiB), ``Threads``, each search setting (:data:`SETTING_OPTIONS`:
+  ``Threats``, ``Aspiration``, ``LateMoves``; candidate search changes, 0 by default),
   ``GameMoves`` (own moves a game is assumed to last, :func:`time_for_move`), ``Rules`` (2016 or
   2018), ``Book`` — then ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search or a perft runs.
@@ -89,6 +89,9 @@ __all__ = [
 
 MAX_THREADS = _core.MAX_THREADS
 """The most threads the ``Threads`` option accepts (the search's own bound)."""
+SETTING_OPTIONS = {"".join(part.capitalize() for part in name.split("_")): name for name in SEARCH_SETTINGS}
+"""The option of each search setting (:data:`camelpy.games.SEARCH_SETTINGS`), its name in CamelCase:
+``Threats``, ``Aspiration``, ``LateMoves``."""
 GAME_MOVES = 50
 """Own moves a game is assumed to last, over which the clock is spread (what is left of them): about 100
 plies, the issue's figure for games against the course's reference player; self-play at 30,000 nodes a
@@ -175,7 +178,7 @@ def option_table() -> OptionTable:
             *weights,
             Option.spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
             Option.spin("Threads", 1, 1, MAX_THREADS),
-            *(Option.spin(name.capitalize(), 0, 0, top) for name, top in SEARCH_SETTINGS.items()),
+            *(Option.spin(option, 0, 0, SEARCH_SETTINGS[name]) for option, name in SETTING_OPTIONS.items()),
             Option.spin("GameMoves", GAME_MOVES, MIN_MOVES_LEFT, MAX_GAME_MOVES),
             Option("Rules", "combo", str(RULES[0]), choices=tuple(str(year) for year in RULES)),
             Option.string("Book", "none"),
@@ -299,8 +302,8 @@ class LeiserEngine:
             self.searcher.settings = old.settings
         elif name == "Threads":
             self.searcher.threads = number
-        elif name.lower() in SEARCH_SETTINGS:
-            self.searcher.settings = {name.lower(): number}
+        elif name in SETTING_OPTIONS:
+            self.searcher.settings = {SETTING_OPTIONS[name]: number}
         elif name == "GameMoves":
             self.game_moves = number
         elif name == "Rules":

@@ -18,8 +18,8 @@ pub use game::{Game, Rules};
 pub use parallel::in_parallel;
 pub use perft::Perft;
 pub use search::{
-    Iteration, Limits, SearchResult, SearchSettings, Searcher, SettingSpec, HISTORY_MAX, MAX_ASPIRATION,
-    MAX_THREADS, MAX_THREATS, SETTINGS,
+    Iteration, Limits, SearchResult, SearchSettings, Searcher, SettingSpec, HISTORY_MAX, LMP_MAX_DEPTH,
+    MAX_ASPIRATION, MAX_LATE_MOVES, MAX_THREADS, MAX_THREATS, SETTINGS,
 };
 pub use selfplay::{Sample, SelfPlaySettings};
 pub use zobrist::ZobristKeys;

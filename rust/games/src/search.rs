@@ -5,7 +5,8 @@
 //! transposition-table cutoff at non-PV nodes, reverse futility and null-move pruning when the side to
 //! move is not in danger, then the moves in order — the table's move, noisy moves by
 //! [`Game::noisy_order`], the two killers, quiet moves by history — the first with a full window and
-//! the rest with a null window (re-searched on a fail-high), late quiet moves reduced. A side in
+//! the rest with a null window (re-searched on a fail-high), late quiet moves reduced (and pruned near
+//! the horizon with the `late_moves` setting). A side in
 //! danger is extended by one ply. Leaves go to quiescence, which stands pat on the static evaluation
 //! (unless in danger) and searches the noisy moves.
 
@@ -107,6 +108,10 @@ pub struct SearchSettings {
     /// either side of the last iteration's score, doubling the side that fails until the score falls
     /// inside. Up to [`MAX_ASPIRATION`].
     pub aspiration: i32,
+    /// Late-move pruning: 0 searches every move (the default); a value N skips, at a non-PV node of
+    /// depth d ≤ [`LMP_MAX_DEPTH`] that is not in danger, every quiet move after the first `N·d²` moves
+    /// (once a move has been searched and the best so far is no proven loss). Up to [`MAX_LATE_MOVES`].
+    pub late_moves: i32,
 }
 
 /// One of [`SearchSettings`]' fields as the bindings and protocols name it, with its range (0 to `max`).
@@ -119,9 +124,10 @@ pub struct SettingSpec {
 }
 
 /// Every field of [`SearchSettings`], in declaration order: the one list the bindings and protocols read.
-pub const SETTINGS: [SettingSpec; 2] = [
+pub const SETTINGS: [SettingSpec; 3] = [
     SettingSpec { name: "threats", max: MAX_THREATS },
     SettingSpec { name: "aspiration", max: MAX_ASPIRATION },
+    SettingSpec { name: "late_moves", max: MAX_LATE_MOVES },
 ];
 
 impl SearchSettings {
@@ -130,6 +136,7 @@ impl SearchSettings {
         match name {
             "threats" => Some(&mut self.threats),
             "aspiration" => Some(&mut self.aspiration),
+            "late_moves" => Some(&mut self.late_moves),
             _ => None,
         }
     }
@@ -141,6 +148,13 @@ pub const MAX_ASPIRATION: i32 = 1000;
 /// Aspiration windows start at this depth: the shallow iterations cost little and their scores swing
 /// most from one to the next.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+
+/// The largest [`SearchSettings::late_moves`]: from 64 on, `N·d²` is past any node's moves (a
+/// Leiserchess position has about 70), so the setting would prune nothing.
+pub const MAX_LATE_MOVES: i32 = 64;
+/// Late-move pruning works at this depth and below: the nodes nearest the horizon, where a quiet
+/// move ordered late has the least chance of changing the result and the most siblings.
+pub const LMP_MAX_DEPTH: i32 = 3;
 
 /// The largest [`SearchSettings::threats`].
 pub const MAX_THREATS: i32 = 3;
@@ -549,8 +563,17 @@ impl<G: Game> Worker<G> {
         let alpha_in = alpha;
         let mut best = -VALUE_INFINITE;
         let mut best_move = None;
+        let late_moves = self.settings.late_moves;
+        let prune_after = if late_moves > 0 && !pv_node && !danger && ply > 0 && depth <= LMP_MAX_DEPTH {
+            (late_moves * depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         for (i, &(_, mv)) in order.iter().enumerate() {
             let noisy = game.is_noisy(mv);
+            if i >= prune_after && !noisy && best > -VALUE_MATE_IN_MAX_PLY {
+                continue; // Late-move pruning: a quiet move this late is not searched.
+            }
             game.play(mv);
             let mut v;
             if i == 0 {
@@ -733,7 +756,7 @@ mod tests {
             *settings.field_mut(spec.name).expect(spec.name) = i as i32 + 1;
             assert!(spec.max > 0, "{spec:?}");
         }
-        assert_eq!(settings, SearchSettings { threats: 1, aspiration: 2 });
+        assert_eq!(settings, SearchSettings { threats: 1, aspiration: 2, late_moves: 3 });
         assert_eq!(settings.field_mut("Threats"), None, "names are exact; protocols fold their case");
     }
 }

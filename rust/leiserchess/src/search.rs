@@ -540,6 +540,31 @@ mod tests {
         assert_eq!(win.1, camelpy_games::Score::Mate(1));
     }
 
+    /// Late-move pruning (`late_moves`): it prunes (fewer nodes at a fixed depth, from the start and on
+    /// game 20.0's lost position), a pruned search still finds the win in one (a zap is never pruned),
+    /// and at 0 the nodes are the default's.
+    #[test]
+    fn late_move_pruning_prunes_quiet_moves_and_keeps_the_win() {
+        let search = |fen: &str, late_moves: i32, depth: i32| {
+            let position = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
+            let mut searcher = LeiserSearcher::new(16).unwrap();
+            searcher.settings.late_moves = late_moves;
+            searcher.search(&position, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
+        };
+        let lost = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
+        for fen in [crate::STARTING_FEN, lost] {
+            let full = search(fen, 0, 6).info.nodes;
+            assert_eq!(full, search(fen, 0, 6).info.nodes, "deterministic");
+            let pruned = search(fen, 1, 6);
+            assert!(pruned.info.nodes < full, "{fen}: {} against {full}", pruned.info.nodes);
+            assert_eq!(pruned.info.depth, 6);
+        }
+        for late_moves in [1, camelpy_games::MAX_LATE_MOVES] {
+            let win = search("7nn/8/8/8/8/8/8/EE6NW W", late_moves, 5);
+            assert_eq!(win.info.score, camelpy_games::Score::Mate(1));
+        }
+    }
+
     /// [`Board::king_threatened`] against making every move of the other side, along random games.
     #[test]
     fn a_threat_is_a_move_of_the_other_side_that_hits_our_king() {
