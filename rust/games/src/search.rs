@@ -6,9 +6,9 @@
 //! move is not in danger, then the moves in order — the table's move, noisy moves by
 //! [`Game::noisy_order`], the two killers, quiet moves by history — the first with a full window and
 //! the rest with a null window (re-searched on a fail-high), late quiet moves reduced (and pruned near
-//! the horizon with the `late_moves` setting). A side in
-//! danger is extended by one ply. Leaves go to quiescence, which stands pat on the static evaluation
-//! (unless in danger) and searches the noisy moves.
+//! the horizon with the `late_moves` setting). A side in danger is extended by one ply. Leaves go to
+//! quiescence, which stands pat on the static evaluation (unless in danger) and searches the noisy
+//! moves.
 
 use std::{
     sync::atomic::{AtomicBool, Ordering},
@@ -117,7 +117,7 @@ pub struct SearchSettings {
 /// One of [`SearchSettings`]' fields as the bindings and protocols name it, with its range (0 to `max`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SettingSpec {
-    /// The field's name (the Python attribute; a protocol's option is it capitalised).
+    /// The field's name (the Python key; the Leiserchess protocol's option is it in CamelCase).
     pub name: &'static str,
     /// The largest value (0 is the smallest, and the default).
     pub max: i32,
