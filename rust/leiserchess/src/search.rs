@@ -421,6 +421,8 @@ pub type LeiserSearcher = Searcher<SearchGame>;
 mod tests {
     use std::sync::atomic::AtomicBool;
 
+    use camelpy_games::SearchSettings;
+
     use super::*;
 
     fn search(fen: &str, depth: i32) -> SearchResult<Move> {
@@ -432,6 +434,22 @@ mod tests {
             |_| {},
         )
     }
+
+    /// A 16 MiB searcher with `settings`, to `depth` on `fen` (2016 rules): the settings' tests.
+    fn search_with(fen: &str, settings: SearchSettings, depth: i32) -> SearchResult<Move> {
+        let game = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
+        let mut searcher = LeiserSearcher::new(16).unwrap();
+        searcher.settings = settings;
+        searcher.search(&game, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
+    }
+
+    /// Game 20.0 of the match of build 4bf539e against the course's reference player
+    /// (docs/guide/leiserchess.md, issue 40), Tangerine to move at ply 28: lost to a forced king hit
+    /// after the move the default search plays below depth 7.
+    const LOST_GAME_20: &str = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
+
+    /// Tangerine's shot already aimed at Lavender's king (see the test below): a win in one.
+    const WIN_IN_ONE: &str = "7nn/8/8/8/8/8/8/EE6NW W";
 
     #[test]
     fn its_move_from_the_start_keeps_its_own_king() {
@@ -445,9 +463,8 @@ mod tests {
     fn a_shot_that_is_already_aimed_wins_at_once() {
         // Tangerine's king on a0 fires east to the NW pawn on h0, which turns the beam north up the h
         // file into Lavender's king on h7: any move that leaves that path alone wins.
-        let fen = "7nn/8/8/8/8/8/8/EE6NW W";
-        let result = search(fen, 2);
-        let (_, report) = Board::from_fen(fen, Rules::R2016).unwrap().after(result.best_move.unwrap());
+        let result = search(WIN_IN_ONE, 2);
+        let (_, report) = Board::from_fen(WIN_IN_ONE, Rules::R2016).unwrap().after(result.best_move.unwrap());
         assert_eq!(report.king_hit, Some(Color::Lavender));
         assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
     }
@@ -482,15 +499,10 @@ mod tests {
     /// the search is as before (the signature above).
     #[test]
     fn the_threats_setting_sees_a_lost_games_king_hit() {
-        let fen = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
-        let position = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
+        let position = Position::new(Board::from_fen(LOST_GAME_20, Rules::R2016).unwrap());
         let best = |threats: i32, depth: i32| {
-            let mut searcher = LeiserSearcher::new(16).unwrap();
-            searcher.settings.threats = threats;
-            searcher
-                .search(&position, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
-                .best_move
-                .unwrap()
+            let settings = SearchSettings { threats, ..SearchSettings::default() };
+            search_with(LOST_GAME_20, settings, depth).best_move.unwrap()
         };
         let lost = |mv: Move| {
             let mut after = position.clone();
@@ -522,21 +534,18 @@ mod tests {
     #[test]
     fn aspiration_windows_widen_until_the_score_is_inside() {
         let search = |fen: &str, aspiration: i32, depth: i32| {
-            let position = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
-            let mut searcher = LeiserSearcher::new(16).unwrap();
-            searcher.settings.aspiration = aspiration;
-            let result = searcher.search(&position, Limits::to_depth(depth), &AtomicBool::new(false), |_| {});
+            let settings = SearchSettings { aspiration, ..SearchSettings::default() };
+            let result = search_with(fen, settings, depth);
             (result.best_move.unwrap().to_string(), result.info.score, result.info.depth)
         };
-        let lost = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
         for aspiration in [1, 25, camelpy_games::MAX_ASPIRATION] {
             assert_eq!(search(crate::STARTING_FEN, aspiration, 6), search(crate::STARTING_FEN, 0, 6));
-            let (mv, score, depth) = search(lost, aspiration, 6);
-            let legal = Position::new(Board::from_fen(lost, Rules::R2016).unwrap()).legal_moves();
+            let (mv, score, depth) = search(LOST_GAME_20, aspiration, 6);
+            let legal = Position::new(Board::from_fen(LOST_GAME_20, Rules::R2016).unwrap()).legal_moves();
             assert!(legal.iter().any(|m| m.to_string() == mv), "{mv}");
             assert!(depth == 6 && matches!(score, camelpy_games::Score::Cp(_)), "{aspiration}: {score:?}");
         }
-        let win = search("7nn/8/8/8/8/8/8/EE6NW W", 1, 5);
+        let win = search(WIN_IN_ONE, 1, 5);
         assert_eq!(win.1, camelpy_games::Score::Mate(1));
     }
 
@@ -546,13 +555,9 @@ mod tests {
     #[test]
     fn late_move_pruning_prunes_quiet_moves_and_keeps_the_win() {
         let search = |fen: &str, late_moves: i32, depth: i32| {
-            let position = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
-            let mut searcher = LeiserSearcher::new(16).unwrap();
-            searcher.settings.late_moves = late_moves;
-            searcher.search(&position, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
+            search_with(fen, SearchSettings { late_moves, ..SearchSettings::default() }, depth)
         };
-        let lost = "8/1ss1se1sw1SE/2ne1se2SW/8/2ne2NE2/nw5SW1/1NWne5/3SW1NE1NN W";
-        for fen in [crate::STARTING_FEN, lost] {
+        for fen in [crate::STARTING_FEN, LOST_GAME_20] {
             let full = search(fen, 0, 6).info.nodes;
             assert_eq!(full, search(fen, 0, 6).info.nodes, "deterministic");
             let pruned = search(fen, 1, 6);
@@ -560,7 +565,7 @@ mod tests {
             assert_eq!(pruned.info.depth, 6);
         }
         for late_moves in [1, camelpy_games::MAX_LATE_MOVES] {
-            let win = search("7nn/8/8/8/8/8/8/EE6NW W", late_moves, 5);
+            let win = search(WIN_IN_ONE, late_moves, 5);
             assert_eq!(win.info.score, camelpy_games::Score::Mate(1));
         }
     }
@@ -605,7 +610,7 @@ mod tests {
         searcher.set_threads(2).unwrap();
         assert_eq!(searcher.threads(), 2);
         let limits = Limits { depth: Some(5), ..Limits::default() };
-        let game = Position::new(Board::from_fen("7nn/8/8/8/8/8/8/EE6NW W", Rules::R2016).unwrap());
+        let game = Position::new(Board::from_fen(WIN_IN_ONE, Rules::R2016).unwrap());
         let result = searcher.search(&game, limits, &AtomicBool::new(false), |_| {});
         assert_eq!(result.info.score, camelpy_games::Score::Mate(1));
         let start = Position::start(Rules::R2016);
