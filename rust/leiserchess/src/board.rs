@@ -376,9 +376,14 @@ impl Board {
     /// piece on a ray is its lowest bit going north or east, its highest going south or west).
     #[inline]
     pub fn shoot(&self, color: Color) -> Shot {
-        let occupied = self.colors[0] | self.colors[1];
-        let king = self.kings[color.index()];
-        let mut dir = self.cells[king.index()].map_or(Dir::North, |k| k.orientation().king_dir());
+        Board::shot_over(self.kings[color.index()], self.colors[0] | self.colors[1], |i| self.cells[i])
+    }
+
+    /// [`Board::shoot`] of the king on `king` over any board: `occupied` its pieces, `cell` the
+    /// piece on a square (by index); the search shoots over a move without making it.
+    #[inline(always)]
+    fn shot_over(king: Square, occupied: u64, cell: impl Fn(usize) -> Option<Piece>) -> Shot {
+        let mut dir = cell(king.index()).map_or(Dir::North, |k| k.orientation().king_dir());
         let mut sq = king.index();
         let mut path = 0u64;
         // Every stop is at a piece, so this ends well within the beam's bound (see MAX_BEAM_STEPS).
@@ -395,7 +400,7 @@ impl Board {
             path |= ray & !RAYS[dir as usize][hit];
             sq = hit;
             let at = Square::new(hit as u8);
-            match self.cells[hit] {
+            match cell(hit) {
                 None => {}
                 Some(p) if p.kind() == Kind::King => return Shot { path, end: ShotEnd::King(at) },
                 Some(p) => match REFLECTIONS[dir as usize][p.orientation().index()] {
@@ -541,22 +546,47 @@ impl Board {
     }
 
     /// The key after `mv` (one of [`Board::generate`]'s moves) and its turn, with the other side to
-    /// move, found without making the move, for a move that changes no square of `guard` (the search
-    /// passes the mover's beam and king: such a move leaves the shot as it is now), and whether it
-    /// leaves the pieces exactly as they are (two identical pieces exchanged). `None` for a move that
-    /// changes a square of `guard`, and for a 2018 swap.
+    /// move, and whether it leaves the pieces exactly as they are (two identical pieces exchanged),
+    /// found without making the move, for a shift or rotation whose shot leaves the board, so that its
+    /// turn zaps nothing and hits nothing (the turn is quiet). `shot` is the mover's shot now
+    /// ([`Board::shoot`]): a move that changes no square of its path nor the king fires it again, and
+    /// any other is shot over its moved pieces. `None` for a move whose shot zaps or hits, and for a
+    /// null move or a 2018 swap: make those.
     #[inline]
-    pub fn key_after_untouched(&self, mv: Move, guard: u64) -> Option<(u64, bool)> {
+    pub fn key_after_quiet(&self, mv: Move, shot: &Shot) -> Option<(u64, bool)> {
         let from = mv.from();
         let piece = self.cells[from.index()]?;
         let z = |p: Piece, sq: Square| zobrist::KEYS.piece(p.index(), sq.index());
         let key = self.key ^ zobrist::KEYS.side;
+        let occupied = self.colors[0] | self.colors[1];
+        let king = self.kings[self.side.index()];
+        let guard = shot.path | king.bit();
+        let leaves = |shot: Shot| shot.end == ShotEnd::Edge;
         match mv.action() {
             Action::Shift { to } => {
-                if (from.bit() | to.bit()) & guard != 0 {
+                let target = self.cells[to.index()];
+                let quiet = if (from.bit() | to.bit()) & guard == 0 {
+                    leaves(*shot)
+                } else {
+                    // The two squares exchange their contents (the king may be either of them).
+                    let occupied = if target.is_none() { occupied ^ from.bit() ^ to.bit() } else { occupied };
+                    let king = if king == from {
+                        to
+                    } else if king == to {
+                        from
+                    } else {
+                        king
+                    };
+                    let (f, t) = (from.index(), to.index());
+                    leaves(Board::shot_over(king, occupied, |i| match i {
+                        _ if i == f => target,
+                        _ if i == t => Some(piece),
+                        _ => self.cells[i],
+                    }))
+                };
+                if !quiet {
                     return None;
                 }
-                let target = self.cells[to.index()];
                 if target == Some(piece) {
                     return Some((key, true));
                 }
@@ -566,8 +596,21 @@ impl Board {
                 }
                 Some((key, false))
             }
-            Action::Rotate { quarters } if from.bit() & guard == 0 => {
-                Some((key ^ z(piece, from) ^ z(piece.rotated(quarters), from), false))
+            Action::Rotate { quarters } => {
+                let turned = piece.rotated(quarters);
+                let quiet = if from.bit() & guard == 0 {
+                    leaves(*shot)
+                } else {
+                    let f = from.index();
+                    leaves(Board::shot_over(king, occupied, |i| {
+                        if i == f {
+                            Some(turned)
+                        } else {
+                            self.cells[i]
+                        }
+                    }))
+                };
+                quiet.then(|| (key ^ z(piece, from) ^ z(turned, from), false))
             }
             _ => None,
         }
@@ -839,6 +882,44 @@ mod tests {
             let (after, _) = board.after(mv);
             assert_eq!(after.key(), after.compute_key(), "{mv}");
             assert_eq!(Board::from_fen(&after.fen(), Rules::R2016).unwrap().key(), after.key());
+        }
+    }
+
+    /// [`Board::key_after_quiet`] against making each move, along random games under both rules: it
+    /// answers exactly for the quiet shifts and rotations, with the made board's key and whether the
+    /// pieces stayed as they were, whether the move is shot over its moved pieces (it touches the
+    /// beam or king) or not, and whether the shot now leaves the board or not.
+    #[test]
+    fn a_quiet_moves_key_is_found_without_making_it() {
+        // Moves answered: [shot now leaves, touches], [leaves, untouched], [zaps or hits, touches], …
+        let mut seen = [[0; 2]; 2];
+        for rules in [Rules::R2016, Rules::R2018] {
+            random_games(rules, 0x51, 30, 120, |board| {
+                let us = board.side_to_move();
+                let shot = board.shoot(us);
+                let mut moves = Vec::new();
+                board.generate(&mut moves);
+                for &mv in &moves {
+                    let (after, report) = board.after(mv);
+                    let simple = matches!(mv.action(), Action::Shift { .. } | Action::Rotate { .. });
+                    let want = (simple && report == TurnReport::default())
+                        .then(|| (after.key(), after.same_pieces(board)));
+                    assert_eq!(board.key_after_quiet(mv, &shot), want, "{board:?} {mv}");
+                    if simple {
+                        let touched = mv_touches(mv, shot.path | board.king(us).bit());
+                        seen[usize::from(shot.end != ShotEnd::Edge)][usize::from(touched)] += 1;
+                    }
+                }
+            });
+        }
+        assert!(seen.iter().flatten().all(|&n| n > 1_000), "{seen:?}");
+    }
+
+    /// Whether a shift or rotation changes a square of `guard`.
+    fn mv_touches(mv: Move, guard: u64) -> bool {
+        match mv.action() {
+            Action::Shift { to } => (mv.from().bit() | to.bit()) & guard != 0,
+            _ => mv.from().bit() & guard != 0,
         }
     }
 }

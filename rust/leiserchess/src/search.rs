@@ -32,7 +32,7 @@ use camelpy_games::{Game, Rules as GameRules, Score, Searcher};
 pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
-    board::{Board, Rules, ShotEnd, TurnReport, QUIET_PLIES_DRAW_2018},
+    board::{Board, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
     eval::{evaluate, features, Weights, NUM_WEIGHTS},
     moves::Move,
     position::Position,
@@ -66,10 +66,11 @@ pub struct SearchGame {
 /// The moves of one board as classified once: the Ko-legal moves in generation order, each with its
 /// turn's report and, once made, the board after it. A node looks at each move once, to test Ko and
 /// noise; ordering, `is_noisy`, `noisy_order` and `play` then read the result instead of making the
-/// move again (five full makes a move before). A move that changes no square of the mover's beam
-/// (nor its king) while that beam leaves the board is classified without being made: its shot is the
-/// same, so it is quiet, and its Ko test is a key comparison (confirmed on the made board when the
-/// keys agree); it is made only if the search plays it.
+/// move again (five full makes a move before). A quiet shift or rotation (its shot leaves the board)
+/// is classified without being made: a move that changes no square of the mover's beam (nor its
+/// king) while that beam leaves the board keeps the shot, and any other is shot over its moved
+/// pieces ([`Board::key_after_quiet`]); its Ko test is a key comparison (confirmed on the made board
+/// when the keys agree), and it is made only if the search plays it.
 #[derive(Clone, Default)]
 struct Made {
     /// Whether `moves` are the board's now (a `play` at the level below invalidates them).
@@ -175,15 +176,11 @@ impl SearchGame {
         entry.hint = 0;
         board.generate(&mut entry.scratch);
         self.examined.set(self.examined.get() + entry.scratch.len() as u64);
-        let us = board.side_to_move();
-        let shot = board.shoot(us);
-        // A move off the beam and its king keeps the shot; only a shot that leaves the board zaps
-        // nothing whatever else moves (2016 fires again after a zap, along squares not yet seen).
-        let guard = if shot.end == ShotEnd::Edge { shot.path | board.king(us).bit() } else { !0 };
+        let shot = board.shoot(board.side_to_move());
         let n = self.boards.len();
         let before_last = (n >= 2).then(|| &self.boards[n - 2]);
         for &mv in &entry.scratch {
-            if let Some((key, unchanged)) = board.key_after_untouched(mv, guard) {
+            if let Some((key, unchanged)) = board.key_after_quiet(mv, &shot) {
                 if unchanged || noisy_only {
                     continue; // Ko (the pieces stay as they are), or quiet when only noise is asked for.
                 }
