@@ -70,7 +70,8 @@ pub struct SearchGame {
 /// is classified without being made: a move that changes no square of the mover's beam (nor its
 /// king) while that beam leaves the board keeps the shot, and any other is shot over its moved
 /// pieces ([`Board::key_after_quiet`]); its Ko test is a key comparison (confirmed on the made board
-/// when the keys agree), and it is made only if the search plays it.
+/// when the keys agree), and it is made only if the search plays it, without firing the laser again
+/// ([`Board::after_quiet`]).
 #[derive(Clone, Default)]
 struct Made {
     /// Whether `moves` are the board's now (a `play` at the level below invalidates them).
@@ -186,7 +187,7 @@ impl SearchGame {
                 }
                 let mut after = None;
                 if let Some(before) = before_last.filter(|b| b.key() == key) {
-                    let made = board.after(mv).0;
+                    let made = board.after_quiet(mv);
                     if made.same_pieces(before) {
                         continue; // Ko: the opponent's last move undone.
                     }
@@ -354,7 +355,7 @@ impl Game for SearchGame {
         self.with_made(true, |made| match made.find(mv) {
             Some(i) => match &made.after[i] {
                 Some(after) => score(after, &made.reports[i]),
-                None => score(&board.after(mv).0, &made.reports[i]),
+                None => score(&board.after_quiet(mv), &made.reports[i]),
             },
             None => {
                 let (after, report) = board.after(mv);
@@ -371,7 +372,7 @@ impl Game for SearchGame {
     #[inline]
     fn play(&mut self, mv: Move) {
         let next = self.with_made(true, |made| match made.find(mv) {
-            Some(i) => made.after[i].get_or_insert_with(|| self.board().after(mv).0).clone(),
+            Some(i) => made.after[i].get_or_insert_with(|| self.board().after_quiet(mv)).clone(),
             None => self.board().after(mv).0,
         });
         self.boards.push(next);
