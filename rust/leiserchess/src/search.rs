@@ -424,17 +424,12 @@ mod tests {
 
     use super::*;
 
+    /// [`search_with`] the default settings.
     fn search(fen: &str, depth: i32) -> SearchResult<Move> {
-        let game = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
-        LeiserSearcher::new(1).unwrap().search(
-            &game,
-            Limits::to_depth(depth),
-            &AtomicBool::new(false),
-            |_| {},
-        )
+        search_with(fen, SearchSettings::default(), depth)
     }
 
-    /// A 16 MiB searcher with `settings`, to `depth` on `fen` (2016 rules): the settings' tests.
+    /// A 16 MiB searcher with `settings`, to `depth` on `fen` (2016 rules).
     fn search_with(fen: &str, settings: SearchSettings, depth: i32) -> SearchResult<Move> {
         let game = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
         let mut searcher = LeiserSearcher::new(16).unwrap();
