@@ -83,6 +83,24 @@ pub struct Shot {
     pub end: ShotEnd,
 }
 
+/// What a move does, as [`Board::preview`] finds it without making the move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preview {
+    /// Its shot leaves the board, so its turn zaps nothing and hits nothing: the key after it (the
+    /// other side to move) and whether the pieces stay exactly as they are (then it breaks Ko).
+    Quiet {
+        /// The key after the move.
+        key: u64,
+        /// True if no piece changes (two identical pieces exchanged, or a null move).
+        unchanged: bool,
+    },
+    /// Its turn's first shot stops here, at a pawn's back or a king: make it with
+    /// [`Board::after_fired`].
+    Fires(ShotEnd),
+    /// Not previewed (a 2018 swap): make it with [`Board::after`].
+    Unknown,
+}
+
 /// `RAYS[dir][sq]`: the squares a beam leaving `sq` in direction `dir` (`Dir as usize`) would enter on
 /// an empty board, to the edge.
 static RAYS: [[u64; NUM_SQUARES]; 4] = rays();
@@ -503,11 +521,18 @@ impl Board {
             return TurnReport::default();
         }
         let report = self.fire(|_| {});
+        self.end_turn(report);
+        report
+    }
+
+    /// The turn's end after its shots (`report`): the quiet plies, the loser if a king was hit, and
+    /// the other side to move.
+    #[inline]
+    fn end_turn(&mut self, report: TurnReport) {
         self.quiet_plies = if report.zapped > 0 { 0 } else { self.quiet_plies.saturating_add(1) };
         self.loser = report.king_hit;
         self.side = self.side.flip();
         self.key ^= zobrist::KEYS.side;
-        report
     }
 
     /// The beams the mover's king fires in the turn `mv` (one of [`Board::generate`]'s moves) would
@@ -545,28 +570,27 @@ impl Board {
         true
     }
 
-    /// The key after `mv` (one of [`Board::generate`]'s moves) and its turn, with the other side to
-    /// move, and whether it leaves the pieces exactly as they are (two identical pieces exchanged),
-    /// found without making the move, for a shift or rotation whose shot leaves the board, so that its
-    /// turn zaps nothing and hits nothing (the turn is quiet). `shot` is the mover's shot now
-    /// ([`Board::shoot`]): a move that changes no square of its path nor the king fires it again, and
-    /// any other is shot over its moved pieces. `None` for a move whose shot zaps or hits, and for a
-    /// null move or a 2018 swap: make those.
+    /// What `mv` (one of [`Board::generate`]'s moves) does, found without making it where that is
+    /// cheap: for a shift, rotation or null move the first shot of its turn, and if that shot leaves
+    /// the board (the turn is quiet) the key after it, with the other side to move, and whether it
+    /// leaves the pieces exactly as they are (two identical pieces exchanged, or a null move). `shot`
+    /// is the mover's shot now ([`Board::shoot`]): a move that changes no square of its path nor the
+    /// king fires it again, and any other is shot over its moved pieces. A 2018 swap is
+    /// [`Preview::Unknown`]: make it.
     #[inline]
-    pub fn key_after_quiet(&self, mv: Move, shot: &Shot) -> Option<(u64, bool)> {
+    pub fn preview(&self, mv: Move, shot: &Shot) -> Preview {
         let from = mv.from();
-        let piece = self.cells[from.index()]?;
+        let Some(piece) = self.cells[from.index()] else { return Preview::Unknown };
         let z = |p: Piece, sq: Square| zobrist::KEYS.piece(p.index(), sq.index());
         let key = self.key ^ zobrist::KEYS.side;
         let occupied = self.colors[0] | self.colors[1];
         let king = self.kings[self.side.index()];
         let guard = shot.path | king.bit();
-        let leaves = |shot: Shot| shot.end == ShotEnd::Edge;
         match mv.action() {
             Action::Shift { to } => {
                 let target = self.cells[to.index()];
-                let quiet = if !mv.touches(guard) {
-                    leaves(*shot)
+                let end = if !mv.touches(guard) {
+                    shot.end
                 } else {
                     // The two squares exchange their contents (the king may be either of them).
                     let occupied = if target.is_none() { occupied ^ from.bit() ^ to.bit() } else { occupied };
@@ -578,41 +602,42 @@ impl Board {
                         king
                     };
                     let (f, t) = (from.index(), to.index());
-                    leaves(Board::shot_over(king, occupied, |i| match i {
+                    Board::shot_over(king, occupied, |i| match i {
                         _ if i == f => target,
                         _ if i == t => Some(piece),
                         _ => self.cells[i],
-                    }))
+                    })
+                    .end
                 };
-                if !quiet {
-                    return None;
+                if end != ShotEnd::Edge {
+                    return Preview::Fires(end);
                 }
                 if target == Some(piece) {
-                    return Some((key, true));
+                    return Preview::Quiet { key, unchanged: true };
                 }
                 let mut key = key ^ z(piece, from) ^ z(piece, to);
                 if let Some(t) = target {
                     key ^= z(t, to) ^ z(t, from);
                 }
-                Some((key, false))
+                Preview::Quiet { key, unchanged: false }
             }
             Action::Rotate { quarters } => {
                 let turned = piece.rotated(quarters);
-                let quiet = if !mv.touches(guard) {
-                    leaves(*shot)
+                let end = if !mv.touches(guard) {
+                    shot.end
                 } else {
                     let f = from.index();
-                    leaves(Board::shot_over(king, occupied, |i| {
-                        if i == f {
-                            Some(turned)
-                        } else {
-                            self.cells[i]
-                        }
-                    }))
+                    Board::shot_over(king, occupied, |i| if i == f { Some(turned) } else { self.cells[i] })
+                        .end
                 };
-                quiet.then(|| (key ^ z(piece, from) ^ z(turned, from), false))
+                if end != ShotEnd::Edge {
+                    return Preview::Fires(end);
+                }
+                Preview::Quiet { key: key ^ z(piece, from) ^ z(turned, from), unchanged: false }
             }
-            _ => None,
+            Action::Null if shot.end != ShotEnd::Edge => Preview::Fires(shot.end),
+            Action::Null => Preview::Quiet { key, unchanged: true },
+            Action::SwapShift { .. } | Action::SwapRotate { .. } => Preview::Unknown,
         }
     }
 
@@ -645,7 +670,23 @@ impl Board {
         (next, report)
     }
 
-    /// [`Board::after`] for a move known to be quiet ([`Board::key_after_quiet`] gave its key): the
+    /// [`Board::after`] for a move whose turn's first shot is known to stop at `first`
+    /// ([`Preview::Fires`]): that shot is not traced again, only those after a zap under 2016.
+    #[inline]
+    pub fn after_fired(&self, mv: Move, first: ShotEnd) -> (Board, TurnReport) {
+        let mut next = self.clone();
+        if !next.move_pieces(mv) {
+            return (next, TurnReport::default());
+        }
+        let mut report = TurnReport::default();
+        if !next.strike(first, &mut report) {
+            report = next.fire_more(report, |_| {});
+        }
+        next.end_turn(report);
+        (next, report)
+    }
+
+    /// [`Board::after`] for a move known to be quiet ([`Preview::Quiet`] gave its key): the
     /// pieces moved and the turn passed without firing the laser again, whose shot leaves the board.
     #[inline]
     pub fn after_quiet(&self, mv: Move) -> Board {
@@ -671,23 +712,36 @@ impl Board {
     /// The mover's king fires: under 2016 again after every zap, under 2018 once; `before_shot` sees
     /// the board before each shot.
     #[inline]
-    fn fire(&mut self, mut before_shot: impl FnMut(&Board)) -> TurnReport {
-        let mut report = TurnReport::default();
+    fn fire(&mut self, before_shot: impl FnMut(&Board)) -> TurnReport {
+        self.fire_more(TurnReport::default(), before_shot)
+    }
+
+    /// [`Board::fire`] after the turn's shots so far (`report`).
+    #[inline]
+    fn fire_more(&mut self, mut report: TurnReport, mut before_shot: impl FnMut(&Board)) -> TurnReport {
         loop {
             before_shot(self);
-            match self.shoot(self.side).end {
-                ShotEnd::Edge => return report,
-                ShotEnd::King(sq) => {
-                    report.king_hit = self.cells[sq.index()].map(Piece::color);
-                    return report;
-                }
-                ShotEnd::Zap(sq) => {
-                    self.set(sq, None);
-                    report.zapped += 1;
-                    if self.rules == Rules::R2018 {
-                        return report;
-                    }
-                }
+            let end = self.shoot(self.side).end;
+            if self.strike(end, &mut report) {
+                return report;
+            }
+        }
+    }
+
+    /// One shot of the mover's that stopped at `end`: a zapped pawn is removed, a hit king recorded;
+    /// true if the turn fires no more (the shot left the board or hit a king, or the 2018 rules).
+    #[inline]
+    fn strike(&mut self, end: ShotEnd, report: &mut TurnReport) -> bool {
+        match end {
+            ShotEnd::Edge => true,
+            ShotEnd::King(sq) => {
+                report.king_hit = self.cells[sq.index()].map(Piece::color);
+                true
+            }
+            ShotEnd::Zap(sq) => {
+                self.set(sq, None);
+                report.zapped += 1;
+                self.rules == Rules::R2018
             }
         }
     }
@@ -891,12 +945,13 @@ mod tests {
         }
     }
 
-    /// [`Board::key_after_quiet`] against making each move, along random games under both rules: it
-    /// answers exactly for the quiet shifts and rotations, with the made board's key and whether the
-    /// pieces stayed as they were, whether the move is shot over its moved pieces (it touches the
-    /// beam or king) or not, and whether the shot now leaves the board or not.
+    /// [`Board::preview`] against making each move, along random games under both rules: it answers
+    /// exactly for the shifts, rotations and null moves (the first shot's end; for a quiet one the made
+    /// board's key and whether the pieces stayed as they were), whether the move is shot over its moved
+    /// pieces (it touches the beam or king) or not, and whether the shot now leaves the board or not;
+    /// and the boards it leaves to make ([`Board::after_quiet`], [`Board::after_fired`]) are made ones.
     #[test]
-    fn a_quiet_moves_key_and_board_are_found_without_firing() {
+    fn a_moves_preview_and_boards_are_those_of_making_it() {
         // Shifts and rotations checked, by whether the shot now zaps or hits and whether they touch it.
         let mut seen = [[0; 2]; 2];
         for rules in [Rules::R2016, Rules::R2018] {
@@ -907,14 +962,27 @@ mod tests {
                 board.generate(&mut moves);
                 for &mv in &moves {
                     let (after, report) = board.after(mv);
-                    let simple = matches!(mv.action(), Action::Shift { .. } | Action::Rotate { .. });
-                    let want = (simple && report == TurnReport::default())
-                        .then(|| (after.key(), after.same_pieces(board)));
-                    assert_eq!(board.key_after_quiet(mv, &shot), want, "{board:?} {mv}");
-                    if want.is_some() {
-                        assert!(board.after_quiet(mv) == after, "{board:?} {mv}");
+                    let mut moved = board.clone();
+                    moved.move_pieces(mv);
+                    let first = moved.shoot(us).end;
+                    let want = match mv.action() {
+                        Action::SwapShift { .. } | Action::SwapRotate { .. } => Preview::Unknown,
+                        _ if first == ShotEnd::Edge => {
+                            assert_eq!(report, TurnReport::default(), "{board:?} {mv}");
+                            Preview::Quiet { key: after.key(), unchanged: after.same_pieces(board) }
+                        }
+                        _ => Preview::Fires(first),
+                    };
+                    assert_eq!(board.preview(mv, &shot), want, "{board:?} {mv}");
+                    match want {
+                        Preview::Quiet { .. } => assert!(board.after_quiet(mv) == after, "{board:?} {mv}"),
+                        Preview::Fires(end) => {
+                            let (made, made_report) = board.after_fired(mv, end);
+                            assert!(made == after && made_report == report, "{board:?} {mv}");
+                        }
+                        Preview::Unknown => {}
                     }
-                    if simple {
+                    if matches!(mv.action(), Action::Shift { .. } | Action::Rotate { .. }) {
                         let touched = mv.touches(shot.path | board.king(us).bit());
                         seen[usize::from(shot.end != ShotEnd::Edge)][usize::from(touched)] += 1;
                     }

@@ -13,7 +13,7 @@ pub mod selfplay;
 pub mod types;
 mod zobrist;
 
-pub use board::{Board, Rules, Shot, ShotEnd, TurnReport, STARTING_FEN};
+pub use board::{Board, Preview, Rules, Shot, ShotEnd, TurnReport, STARTING_FEN};
 pub use error::{IllegalMoveError, MoveError, ParseFenError, ParseMoveError};
 pub use moves::{Action, Move};
 pub use position::{Outcome, Position, Termination};

@@ -32,7 +32,7 @@ use camelpy_games::{Game, Rules as GameRules, Score, Searcher};
 pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
-    board::{Board, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
+    board::{Board, Preview, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
     eval::{evaluate, features, Weights, NUM_WEIGHTS},
     moves::Move,
     position::Position,
@@ -66,12 +66,13 @@ pub struct SearchGame {
 /// The moves of one board as classified once: the Ko-legal moves in generation order, each with its
 /// turn's report and, once made, the board after it. A node looks at each move once, to test Ko and
 /// noise; ordering, `is_noisy`, `noisy_order` and `play` then read the result instead of making the
-/// move again (five full makes a move before). A quiet shift or rotation (its shot leaves the board)
-/// is classified without being made: a move that changes no square of the mover's beam (nor its
-/// king) while that beam leaves the board keeps the shot, and any other is shot over its moved
-/// pieces ([`Board::key_after_quiet`]); its Ko test is a key comparison (confirmed on the made board
-/// when the keys agree), and it is made only if the search plays it, without firing the laser again
-/// ([`Board::after_quiet`]).
+/// move again (five full makes a move before). Each shift, rotation and null move is previewed
+/// without being made ([`Board::preview`]): a move that changes no square of the mover's beam (nor
+/// its king) keeps the shot, and any other is shot over its moved pieces. A quiet one (its shot
+/// leaves the board) is not made: its Ko test is a key comparison (confirmed on the made board when
+/// the keys agree; a null move is always Ko), and it is made only if the search plays it, without
+/// firing the laser again ([`Board::after_quiet`]). Any other is made from its known first shot
+/// ([`Board::after_fired`]).
 #[derive(Clone, Default)]
 struct Made {
     /// Whether `moves` are the board's now (a `play` at the level below invalidates them).
@@ -181,28 +182,31 @@ impl SearchGame {
         let n = self.boards.len();
         let before_last = (n >= 2).then(|| &self.boards[n - 2]);
         for &mv in &entry.scratch {
-            if let Some((key, unchanged)) = board.key_after_quiet(mv, &shot) {
-                if unchanged || noisy_only {
-                    continue; // Ko (the pieces stay as they are), or quiet when only noise is asked for.
-                }
-                let mut after = None;
-                if let Some(before) = before_last.filter(|b| b.key() == key) {
-                    let made = board.after_quiet(mv);
-                    if made.same_pieces(before) {
-                        continue; // Ko: the opponent's last move undone.
+            let (after, report) = match board.preview(mv, &shot) {
+                Preview::Quiet { key, unchanged } => {
+                    if unchanged || noisy_only {
+                        continue; // Ko (the pieces stay as they are), or quiet when only noise is asked for.
                     }
-                    after = Some(made);
-                }
-                entry.moves.push(mv);
-                entry.reports.push(TurnReport::default());
-                entry.after.push(after);
-            } else {
-                let (after, report) = board.after(mv);
-                if !self.is_ko(&after) {
+                    let mut after = None;
+                    if let Some(before) = before_last.filter(|b| b.key() == key) {
+                        let made = board.after_quiet(mv);
+                        if made.same_pieces(before) {
+                            continue; // Ko: the opponent's last move undone.
+                        }
+                        after = Some(made);
+                    }
                     entry.moves.push(mv);
-                    entry.reports.push(report);
-                    entry.after.push(Some(after));
+                    entry.reports.push(TurnReport::default());
+                    entry.after.push(after);
+                    continue;
                 }
+                Preview::Fires(first) => board.after_fired(mv, first),
+                Preview::Unknown => board.after(mv),
+            };
+            if !self.is_ko(&after) {
+                entry.moves.push(mv);
+                entry.reports.push(report);
+                entry.after.push(Some(after));
             }
         }
         entry.valid = true;
