@@ -128,6 +128,41 @@ const fn rays() -> [[u64; NUM_SQUARES]; 4] {
     table
 }
 
+/// `SHIFTS[sq]`: the shifts from `sq` to each square next to it on the board, in [`NEIGHBOURS`]
+/// order (the first `.1` of the eight), and `ROTATIONS[sq]` the three rotations on `sq`: a node's moves
+/// are copied from these instead of stepped out neighbour by neighbour (a tenth of a node's time).
+static SHIFTS: [([Move; 8], usize); NUM_SQUARES] = shifts();
+static ROTATIONS: [[Move; 3]; NUM_SQUARES] = rotations();
+
+const fn shifts() -> [([Move; 8], usize); NUM_SQUARES] {
+    let mut table = [([Move::null(Square::new(0)); 8], 0); NUM_SQUARES];
+    let mut sq = 0;
+    while sq < NUM_SQUARES {
+        let from = Square::new(sq as u8);
+        let mut k = 0;
+        while k < NEIGHBOURS.len() {
+            if let Some(to) = from.offset(NEIGHBOURS[k].0, NEIGHBOURS[k].1) {
+                table[sq].0[table[sq].1] = Move::shift(from, to);
+                table[sq].1 += 1;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+const fn rotations() -> [[Move; 3]; NUM_SQUARES] {
+    let mut table = [[Move::null(Square::new(0)); 3]; NUM_SQUARES];
+    let mut sq = 0;
+    while sq < NUM_SQUARES {
+        let from = Square::new(sq as u8);
+        table[sq] = [Move::rotate(from, 1), Move::rotate(from, 2), Move::rotate(from, 3)];
+        sq += 1;
+    }
+    table
+}
+
 /// The direction a beam travelling `beam` takes after striking a pawn facing `pawn`, `None` if it
 /// strikes the pawn's back (a zap). The rules' table, row by row (beam N, E, S, W; pawn NW, NE, SE,
 /// SW).
@@ -473,19 +508,21 @@ impl Board {
             if piece.kind() == Kind::Pawn && pinned & from.bit() != 0 {
                 continue;
             }
-            for (df, dr) in NEIGHBOURS {
-                let Some(to) = from.offset(df, dr) else { continue };
-                let target = self.cells[to.index()];
-                if self.rules == Rules::R2016 || target.is_none() {
-                    moves.push(Move::shift(from, to));
-                }
-                if self.rules == Rules::R2018 && target.is_some_and(|t| t.color() != us) {
-                    self.swaps(from, to, moves);
+            let (shifts, count) = &SHIFTS[i];
+            let shifts = &shifts[..*count];
+            if self.rules == Rules::R2016 {
+                moves.extend_from_slice(shifts);
+            } else {
+                for &shift in shifts {
+                    let Action::Shift { to } = shift.action() else { continue };
+                    match self.cells[to.index()] {
+                        None => moves.push(shift),
+                        Some(target) if target.color() != us => self.swaps(from, to, moves),
+                        Some(_) => {}
+                    }
                 }
             }
-            for quarters in 1..=3 {
-                moves.push(Move::rotate(from, quarters));
-            }
+            moves.extend_from_slice(&ROTATIONS[i]);
             if piece.kind() == Kind::King {
                 moves.push(Move::null(from));
             }
