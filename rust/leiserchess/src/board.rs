@@ -86,12 +86,10 @@ pub struct Shot {
 /// What a move does, as [`Board::preview`] finds it without making the move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preview {
-    /// Its shot leaves the board, so its turn zaps nothing and hits nothing: the key after it (the
-    /// other side to move) and whether the pieces stay exactly as they are (then it breaks Ko).
+    /// Its shot leaves the board, so its turn zaps nothing and hits nothing; `unchanged` if the
+    /// pieces stay exactly as they are (two identical pieces exchanged, or a null move: Ko).
     Quiet {
-        /// The key after the move.
-        key: u64,
-        /// True if no piece changes (two identical pieces exchanged, or a null move).
+        /// True if no piece changes.
         unchanged: bool,
     },
     /// Its turn's first shot stops here, at a pawn's back or a king: make it with
@@ -380,6 +378,13 @@ impl Board {
         self.pieces_key() == other.pieces_key() && self.cells == other.cells
     }
 
+    /// The squares whose contents differ between the two boards (bit `square.index()`).
+    #[inline]
+    pub fn differing(&self, other: &Board) -> u64 {
+        // Compared all 64 at once, so that the compiler vectorises it (once a node).
+        (0..NUM_SQUARES).fold(0, |m, i| m | u64::from(self.cells[i] != other.cells[i]) << i)
+    }
+
     /// The Zobrist key of the pieces alone (the side to move's key taken out).
     #[inline]
     fn pieces_key(&self) -> u64 {
@@ -609,8 +614,8 @@ impl Board {
 
     /// What `mv` (one of [`Board::generate`]'s moves) does, found without making it where that is
     /// cheap: for a shift, rotation or null move the first shot of its turn, and if that shot leaves
-    /// the board (the turn is quiet) the key after it, with the other side to move, and whether it
-    /// leaves the pieces exactly as they are (two identical pieces exchanged, or a null move). `shot`
+    /// the board (the turn is quiet) whether it leaves the pieces exactly as they are (two identical
+    /// pieces exchanged, or a null move). `shot`
     /// is the mover's shot now ([`Board::shoot`]): a move that changes no square of its path nor the
     /// king fires it again, and any other is shot over its moved pieces. A 2018 swap is
     /// [`Preview::Unknown`]: make it.
@@ -618,8 +623,6 @@ impl Board {
     pub fn preview(&self, mv: Move, shot: &Shot) -> Preview {
         let from = mv.from();
         let Some(piece) = self.cells[from.index()] else { return Preview::Unknown };
-        let z = |p: Piece, sq: Square| zobrist::KEYS.piece(p.index(), sq.index());
-        let key = self.key ^ zobrist::KEYS.side;
         let occupied = self.colors[0] | self.colors[1];
         let king = self.kings[self.side.index()];
         let guard = shot.path | king.bit();
@@ -649,14 +652,7 @@ impl Board {
                 if end != ShotEnd::Edge {
                     return Preview::Fires(end);
                 }
-                if target == Some(piece) {
-                    return Preview::Quiet { key, unchanged: true };
-                }
-                let mut key = key ^ z(piece, from) ^ z(piece, to);
-                if let Some(t) = target {
-                    key ^= z(t, to) ^ z(t, from);
-                }
-                Preview::Quiet { key, unchanged: false }
+                Preview::Quiet { unchanged: target == Some(piece) }
             }
             Action::Rotate { quarters } => {
                 let turned = piece.rotated(quarters);
@@ -670,10 +666,10 @@ impl Board {
                 if end != ShotEnd::Edge {
                     return Preview::Fires(end);
                 }
-                Preview::Quiet { key: key ^ z(piece, from) ^ z(turned, from), unchanged: false }
+                Preview::Quiet { unchanged: false }
             }
             Action::Null if shot.end != ShotEnd::Edge => Preview::Fires(shot.end),
-            Action::Null => Preview::Quiet { key, unchanged: true },
+            Action::Null => Preview::Quiet { unchanged: true },
             Action::SwapShift { .. } | Action::SwapRotate { .. } => Preview::Unknown,
         }
     }
@@ -723,7 +719,7 @@ impl Board {
         (next, report)
     }
 
-    /// [`Board::after`] for a move known to be quiet ([`Preview::Quiet`] gave its key): the
+    /// [`Board::after`] for a move known to be quiet ([`Preview::Quiet`]): the
     /// pieces moved and the turn passed without firing the laser again, whose shot leaves the board.
     #[inline]
     pub fn after_quiet(&self, mv: Move) -> Board {
@@ -1006,7 +1002,7 @@ mod tests {
                         Action::SwapShift { .. } | Action::SwapRotate { .. } => Preview::Unknown,
                         _ if first == ShotEnd::Edge => {
                             assert_eq!(report, TurnReport::default(), "{board:?} {mv}");
-                            Preview::Quiet { key: after.key(), unchanged: after.same_pieces(board) }
+                            Preview::Quiet { unchanged: after.same_pieces(board) }
                         }
                         _ => Preview::Fires(first),
                     };

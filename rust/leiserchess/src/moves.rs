@@ -113,18 +113,24 @@ impl Move {
         Move(VALID | NULL << 12 | from.index() as u16)
     }
 
-    /// Whether the move changes a square of `squares` (bit `square.index()`): a shift its two squares,
-    /// a rotation its own, a null move none; a 2018 swap counts as changing them all (its three
-    /// squares are not looked at). A move that changes no square of a beam's path fires that beam
-    /// again.
+    /// The squares the move may change (bit `square.index()`): a shift its two squares, a rotation
+    /// its own, a null move none; a 2018 swap counts as changing them all (its three squares are not
+    /// looked at).
+    #[inline]
+    pub(crate) fn changes(self) -> u64 {
+        match self.action() {
+            Action::Shift { to } => self.from().bit() | to.bit(),
+            Action::Rotate { .. } => self.from().bit(),
+            Action::Null => 0,
+            Action::SwapShift { .. } | Action::SwapRotate { .. } => u64::MAX,
+        }
+    }
+
+    /// Whether the move changes a square of `squares` ([`Move::changes`]). A move that changes no
+    /// square of a beam's path fires that beam again.
     #[inline]
     pub(crate) fn touches(self, squares: u64) -> bool {
-        match self.action() {
-            Action::Shift { to } => (self.from().bit() | to.bit()) & squares != 0,
-            Action::Rotate { .. } => self.from().bit() & squares != 0,
-            Action::Null => false,
-            Action::SwapShift { .. } | Action::SwapRotate { .. } => true,
-        }
+        self.changes() & squares != 0
     }
 
     /// The square of the piece that moves.

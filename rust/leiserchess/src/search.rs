@@ -69,8 +69,9 @@ pub struct SearchGame {
 /// move again (five full makes a move before). Each shift, rotation and null move is previewed
 /// without being made ([`Board::preview`]): a move that changes no square of the mover's beam (nor
 /// its king) keeps the shot, and any other is shot over its moved pieces. A quiet one (its shot
-/// leaves the board) is not made: its Ko test is a key comparison (confirmed on the made board when
-/// the keys agree; a null move is always Ko), and it is made only if the search plays it, without
+/// leaves the board) is not made: it can break Ko only if it changes every square where the board
+/// differs from the one before the opponent's last move (then it is made and compared; a null move
+/// is always Ko), and it is made only if the search plays it, without
 /// firing the laser again ([`Board::after_quiet`]). Any other is made from its known first shot
 /// ([`Board::after_fired`]).
 #[derive(Clone, Default)]
@@ -180,15 +181,17 @@ impl SearchGame {
         self.examined.set(self.examined.get() + entry.scratch.len() as u64);
         let shot = board.shoot(board.side_to_move());
         let n = self.boards.len();
-        let before_last = (n >= 2).then(|| &self.boards[n - 2]);
+        // The board before the opponent's last move, and the squares where it differs from this one:
+        // a quiet move breaks Ko only if it changes all of them (it changes nothing else).
+        let before_last = (n >= 2).then(|| (&self.boards[n - 2], board.differing(&self.boards[n - 2])));
         for &mv in &entry.scratch {
             let (after, report) = match board.preview(mv, &shot) {
-                Preview::Quiet { key, unchanged } => {
+                Preview::Quiet { unchanged } => {
                     if unchanged || noisy_only {
                         continue; // Ko (the pieces stay as they are), or quiet when only noise is asked for.
                     }
                     let mut after = None;
-                    if let Some(before) = before_last.filter(|b| b.key() == key) {
+                    if let Some((before, _)) = before_last.filter(|&(_, diff)| diff & !mv.changes() == 0) {
                         let made = board.after_quiet(mv);
                         if made.same_pieces(before) {
                             continue; // Ko: the opponent's last move undone.
