@@ -495,7 +495,14 @@ def test_the_threats_setting_through_the_protocol_changes_a_lost_games_move() ->
     assert parse_engine(["camelpy leiserchess", "option.Threats=1", "depth=5"]).options == (("Threats", "1"),)
     out = io.StringIO()
     engine = LeiserEngine(out)
-    script = ["uci", f"position fen {LOST_TO_A_THREAT}", "go depth 5", "wait"]
+    # Late-move pruning off: the search the setting was measured against (docs/guide/leiserchess.md).
+    script = [
+        "uci",
+        "setoption name LateMoves value 0",
+        f"position fen {LOST_TO_A_THREAT}",
+        "go depth 5",
+        "wait",
+    ]
     script += ["setoption name Threats value 1", "setoption name Hash value 8"]
     script += ["setoption name Threats value 4"]
     script += ["go depth 5", "wait"]
@@ -520,7 +527,13 @@ def test_the_aspiration_setting_through_the_protocol_is_kept_and_bounded() -> No
 
     out = io.StringIO()
     engine = LeiserEngine(out)
-    script = ["uci", f"position fen {LOST_TO_A_THREAT}", "go depth 6", "wait"]
+    script = [
+        "uci",
+        "setoption name LateMoves value 0",
+        f"position fen {LOST_TO_A_THREAT}",
+        "go depth 6",
+        "wait",
+    ]
     script += ["setoption name Aspiration value 1", "setoption name Hash value 8", "ucinewgame"]
     script += [f"setoption name Aspiration value {MAX_ASPIRATION + 1}", "go depth 6", "wait"]
     assert all(engine.handle(line) for line in script)
@@ -542,17 +555,19 @@ def test_the_late_moves_setting_through_the_protocol_prunes_and_is_kept() -> Non
 
     from camelpy.games import SEARCH_SETTINGS
     from camelpy.leiserchess import Searcher
+    from camelpy.minichess import Searcher as MiniSearcher
     from camelpy.protocols.leiserchess import LeiserEngine
 
     top = SEARCH_SETTINGS["late_moves"]
     out = io.StringIO()
     engine = LeiserEngine(out)
-    script = ["uci", "position startpos", "go depth 6", "wait", "setoption name latemoves value 1"]
+    script = ["uci", "setoption name LateMoves value 0", "position startpos", "go depth 6", "wait"]
+    script += ["setoption name latemoves value 1"]
     script += ["setoption name Hash value 8", "ucinewgame", "go depth 6", "wait"]
     script += [f"setoption name LateMoves value {top + 1}"]
     assert all(engine.handle(line) for line in script)
     lines = out.getvalue().splitlines()
-    assert f"option name LateMoves type spin default 0 min 0 max {top}" in lines
+    assert f"option name LateMoves type spin default 32 min 0 max {top}" in lines  # Leiserchess's default
     nodes = [int(line.split(" nodes ")[1].split()[0]) for line in lines if line.startswith("info depth 6 ")]
     assert len(nodes) == 2 and nodes[1] < nodes[0], nodes  # pruned, and kept across Hash
     assert engine.searcher.settings["late_moves"] == 1
@@ -563,4 +578,6 @@ def test_the_late_moves_setting_through_the_protocol_prunes_and_is_kept() -> Non
         searcher.settings = {"late_moves": -1}
     with pytest.raises(ValueError, match='no search setting "lmp"'):
         searcher.settings = {"lmp": 1}
-    assert searcher.settings == dict.fromkeys(SEARCH_SETTINGS, 0)
+    assert searcher.settings == {**dict.fromkeys(SEARCH_SETTINGS, 0), "late_moves": 32}
+    assert Searcher.DEFAULT_SETTINGS == searcher.settings
+    assert MiniSearcher.DEFAULT_SETTINGS == MiniSearcher(1).settings == dict.fromkeys(SEARCH_SETTINGS, 0)

@@ -22,6 +22,7 @@ import dataclasses
 import enum
 import threading
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from camelpy import _core
@@ -56,8 +57,9 @@ DEFAULT_HASH_MB: int = _core.DEFAULT_HASH_MB
 MAX_ASPIRATION: int = _core.MAX_ASPIRATION
 """The largest :attr:`Searcher.aspiration`, in centipawns (the search's own bound)."""
 SEARCH_SETTINGS: dict[str, int] = dict(_core.SEARCH_SETTINGS)
-"""Every run-time search setting of :attr:`Searcher.settings`, with its largest value (0, the smallest,
-is each one's default): candidate changes to the search, tested by an SPRT against that default."""
+"""Every run-time search setting of :attr:`Searcher.settings`, with its largest value (0 is the smallest
+and turns it off): candidate changes to the search, tested by an SPRT against the game's default
+(:attr:`Searcher.DEFAULT_SETTINGS`)."""
 MAX_SECONDS = 365 * 24 * 3600
 """Longest time limit a search takes, in seconds (a year)."""
 
@@ -366,6 +368,9 @@ class Searcher(Generic[BoardT, MoveT]):
     _defaults: ClassVar[Mapping[str, int]]
     """The game's default weights, in table order."""
     _endless: ClassVar[bool]
+    DEFAULT_SETTINGS: ClassVar[Mapping[str, int]]
+    """The :attr:`settings` a new searcher of the game starts with: 0 (off) unless a setting passed its
+    SPRT for that game (Leiserchess prunes late moves, ``late_moves`` 32)."""
 
     def __init_subclass__(
         cls,
@@ -382,6 +387,9 @@ class Searcher(Generic[BoardT, MoveT]):
             board,
             dict(defaults),
             endless,
+        )
+        cls.DEFAULT_SETTINGS = MappingProxyType(
+            {name: native.default_setting(name) for name in SEARCH_SETTINGS}
         )
 
     def __init__(
@@ -422,14 +430,15 @@ class Searcher(Generic[BoardT, MoveT]):
 
     @property
     def settings(self) -> dict[str, int]:
-        """The search's run-time settings by name (:data:`SEARCH_SETTINGS`; each 0 by default). Set a
-        mapping to change some; the rest keep their value, and a bad name or value changes none.
+        """The search's run-time settings by name (:data:`SEARCH_SETTINGS`; a new searcher has the game's
+        :attr:`DEFAULT_SETTINGS`). Set a mapping to change some; the rest keep their value, and a bad
+        name or value changes none.
 
         >>> from camelpy.leiserchess import Searcher
         >>> searcher = Searcher(1)
         >>> searcher.settings = {"aspiration": 50}
         >>> searcher.settings
-        {'threats': 0, 'aspiration': 50, 'late_moves': 0}
+        {'threats': 0, 'aspiration': 50, 'late_moves': 32}
         >>> searcher.settings = {"aspiration": 0, "threats": 9}
         Traceback (most recent call last):
         ...

@@ -9,9 +9,9 @@ and input that is not UTF-8 or a line longer than :data:`MAX_LINE_BYTES` is no e
 
 * ``uci``: ``id name``, ``id author``, one ``option`` line per setting — every evaluation weight (a
   spin with its range), ``Hash`` (MiB), ``Threads``, each search setting (:data:`SETTING_OPTIONS`:
-  ``Threats``, ``Aspiration``, ``LateMoves``; candidate search changes, 0 by default),
-  ``GameMoves`` (own moves a game is assumed to last, :func:`time_for_move`), ``Rules`` (2016 or
-  2018), ``Book`` — then ``uciok``.
+  ``Threats``, ``Aspiration``, ``LateMoves``; candidate search changes, each at the game's default:
+  ``LateMoves`` 32, the others 0), ``GameMoves`` (own moves a game is assumed to last,
+  :func:`time_for_move`), ``Rules`` (2016 or 2018), ``Book`` — then ``uciok``.
 * ``isready``: ``readyok``, at once, even while a search or a perft runs.
 * ``setoption name NAME value V``: a weight, ``Hash``, ``Threads`` (LazySMP), a search setting, ``Rules``
   (the rules take effect at the next ``position``) or ``Book`` (an opening book's file,
@@ -178,7 +178,10 @@ def option_table() -> OptionTable:
             *weights,
             Option.spin("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
             Option.spin("Threads", 1, 1, MAX_THREADS),
-            *(Option.spin(option, 0, 0, SEARCH_SETTINGS[name]) for option, name in SETTING_OPTIONS.items()),
+            *(
+                Option.spin(option, Searcher.DEFAULT_SETTINGS[name], 0, SEARCH_SETTINGS[name])
+                for option, name in SETTING_OPTIONS.items()
+            ),
             Option.spin("GameMoves", GAME_MOVES, MIN_MOVES_LEFT, MAX_GAME_MOVES),
             Option("Rules", "combo", str(RULES[0]), choices=tuple(str(year) for year in RULES)),
             Option.string("Book", "none"),

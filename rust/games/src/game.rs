@@ -5,6 +5,8 @@ use std::{fmt, ops::Deref};
 
 use camelpy_core::{tt::TableMove, Score, Value};
 
+use crate::SearchSettings;
+
 /// A game as its rules keep it: a position with the moves that led to it, from which a search starts
 /// and on which self-play plays. Two players, the first to move first.
 pub trait Rules: Clone + Send {
@@ -55,6 +57,10 @@ pub trait Game: Clone + Send {
 
     /// A position's evaluation features: the coefficients of the weights, for the tuner.
     type Features: Copy + Send;
+
+    /// The search's settings a new searcher starts with: [`SearchSettings::OFF`] unless a setting
+    /// passed its SPRT for this game (`docs/strength.md`, "Candidate search changes").
+    const DEFAULT_SETTINGS: SearchSettings = SearchSettings::OFF;
 
     /// Self-play calls a game still going after this many plies a draw (for a game whose rules may not
     /// end it). Default: never.

@@ -91,9 +91,10 @@ impl Limits {
     }
 }
 
-/// The search's run-time settings: candidate changes, each off by default (the search exactly as
-/// before, so the games' signatures keep their counts), to be tested by an SPRT against that default
-/// with the same build (`docs/strength.md`, "Candidate search changes").
+/// The search's run-time settings: candidate changes, each off in [`SearchSettings::OFF`] (the search
+/// exactly as before, so the games' signatures keep their counts), to be tested by an SPRT against the
+/// game's default with the same build (`docs/strength.md`, "Candidate search changes"); one that passes
+/// for a game becomes part of its [`Game::DEFAULT_SETTINGS`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchSettings {
     /// How a side to move that [`Game::threatened`] says is threatened is searched: 0 as any other
@@ -119,7 +120,7 @@ pub struct SearchSettings {
 pub struct SettingSpec {
     /// The field's name (the Python key; the Leiserchess protocol's option is it in CamelCase).
     pub name: &'static str,
-    /// The largest value (0 is the smallest, and the default).
+    /// The largest value (0 is the smallest; a game's default is in [`Game::DEFAULT_SETTINGS`]).
     pub max: i32,
 }
 
@@ -131,6 +132,9 @@ pub const SETTINGS: [SettingSpec; 3] = [
 ];
 
 impl SearchSettings {
+    /// Every setting 0: the search as it was before any of them (also [`SearchSettings::default`]).
+    pub const OFF: SearchSettings = SearchSettings { threats: 0, aspiration: 0, late_moves: 0 };
+
     /// The field named `name` (as in [`SETTINGS`]), or `None` for no such setting.
     pub fn field_mut(&mut self, name: &str) -> Option<&mut i32> {
         match name {
@@ -230,6 +234,9 @@ struct Worker<G: Game> {
 pub const MAX_THREADS: usize = 256;
 
 impl<G: Game> Searcher<G> {
+    /// The settings a new searcher starts with: the game's [`Game::DEFAULT_SETTINGS`].
+    pub const DEFAULT_SETTINGS: SearchSettings = G::DEFAULT_SETTINGS;
+
     /// A searcher with a table of about `hash_mb` MiB, one thread and the default weights (an error,
     /// not an abort, if that much memory is not available).
     pub fn new(hash_mb: usize) -> Result<Searcher<G>, AllocError> {
@@ -237,7 +244,7 @@ impl<G: Game> Searcher<G> {
             tt: TranspositionTable::new(hash_mb)?,
             workers: vec![Worker::new()?],
             weights: G::Weights::default(),
-            settings: SearchSettings::default(),
+            settings: G::DEFAULT_SETTINGS,
         })
     }
 

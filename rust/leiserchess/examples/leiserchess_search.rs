@@ -3,11 +3,10 @@
 //! (positions searched, quiescence included), time and nodes per second, and the moves its nodes
 //! examined (the course's reference player's way of counting nodes): the node-cost probe for `perf`.
 //! `--threats N` sets the search's `threats` candidate, `--set NAME=VALUE` any of its settings
-//! (`camelpy_games::SETTINGS`: `threats`, `aspiration`, `late_moves`; each 0 by default).
+//! (`camelpy_games::SETTINGS`: `threats`, `aspiration`, `late_moves`; the game's defaults unless set).
 
 use std::{sync::atomic::AtomicBool, time::Instant};
 
-use camelpy_games::SearchSettings;
 use camelpy_leiserchess::{
     search::{LeiserSearcher, Limits, SearchGame},
     Board, Position, Rules, STARTING_FEN,
@@ -20,7 +19,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut repeat = 1;
     let mut rules = Rules::R2016;
-    let mut settings = SearchSettings::default();
+    let mut settings = LeiserSearcher::DEFAULT_SETTINGS;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {

@@ -81,6 +81,8 @@ pub trait SmallGame: 'static {
     fn set_threads(searcher: &mut Self::Searcher, threads: usize) -> Result<(), AllocError>;
     fn searcher_weights(searcher: &mut Self::Searcher) -> &mut Self::Weights;
     fn searcher_settings(searcher: &mut Self::Searcher) -> &mut SearchSettings;
+    /// The settings a new searcher starts with (the game's defaults).
+    fn default_settings() -> SearchSettings;
     fn search(
         searcher: &mut Self::Searcher,
         state: &Self::State,
@@ -281,6 +283,11 @@ impl<G: SmallGame> GameSearcher<G> {
         Ok(py.detach(|| *G::searcher_settings(&mut self.inner()).field_mut(spec.name).expect("listed")))
     }
 
+    pub fn default_setting(name: &str) -> PyResult<i32> {
+        let spec = setting_spec(name)?;
+        Ok(*G::default_settings().field_mut(spec.name).expect("listed"))
+    }
+
     pub fn set_setting(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let spec = setting_spec(name)?;
         let value = int_arg(value, spec.name, 0, spec.max as u64)? as i32;
@@ -439,6 +446,9 @@ macro_rules! alike_items {
         }
         fn searcher_settings(searcher: &mut Self::Searcher) -> &mut camelpy_games::SearchSettings {
             &mut searcher.settings
+        }
+        fn default_settings() -> camelpy_games::SearchSettings {
+            <$searcher>::DEFAULT_SETTINGS
         }
         fn search(
             searcher: &mut Self::Searcher,
@@ -606,6 +616,12 @@ macro_rules! game_classes {
             /// The search setting *name* (one of ``SEARCH_SETTINGS``; see the game's ``Searcher``).
             fn setting(&self, py: Python<'_>, name: &str) -> PyResult<i32> {
                 self.0.setting(py, name)
+            }
+
+            /// The search setting *name* as a new searcher has it (the game's default).
+            #[staticmethod]
+            fn default_setting(name: &str) -> PyResult<i32> {
+                $crate::games::GameSearcher::<$game>::default_setting(name)
             }
 
             /// Sets the search setting *name* (0 to its ``SEARCH_SETTINGS`` maximum); waits for a
