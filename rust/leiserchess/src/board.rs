@@ -381,7 +381,7 @@ impl Board {
     /// The squares whose contents differ between the two boards (bit `square.index()`).
     #[inline]
     pub fn differing(&self, other: &Board) -> u64 {
-        // Compared all 64 at once, so that the compiler vectorises it (once a node).
+        // One pass over the 64 squares, without branches (the search asks once a node).
         (0..NUM_SQUARES).fold(0, |m, i| m | u64::from(self.cells[i] != other.cells[i]) << i)
     }
 
@@ -615,10 +615,9 @@ impl Board {
     /// What `mv` (one of [`Board::generate`]'s moves) does, found without making it where that is
     /// cheap: for a shift, rotation or null move the first shot of its turn, and if that shot leaves
     /// the board (the turn is quiet) whether it leaves the pieces exactly as they are (two identical
-    /// pieces exchanged, or a null move). `shot`
-    /// is the mover's shot now ([`Board::shoot`]): a move that changes no square of its path nor the
-    /// king fires it again, and any other is shot over its moved pieces. A 2018 swap is
-    /// [`Preview::Unknown`]: make it.
+    /// pieces exchanged, or a null move). `shot` is the mover's shot now ([`Board::shoot`]): a move
+    /// that changes no square of its path nor the king fires it again, and any other is shot over its
+    /// moved pieces. A 2018 swap is [`Preview::Unknown`]: make it.
     #[inline]
     pub fn preview(&self, mv: Move, shot: &Shot) -> Preview {
         let from = mv.from();
@@ -979,8 +978,8 @@ mod tests {
     }
 
     /// [`Board::preview`] against making each move, along random games under both rules: it answers
-    /// exactly for the shifts, rotations and null moves (the first shot's end; for a quiet one the made
-    /// board's key and whether the pieces stayed as they were), whether the move is shot over its moved
+    /// exactly for the shifts, rotations and null moves (the first shot's end; for a quiet one whether
+    /// the pieces stayed as they were), whether the move is shot over its moved
     /// pieces (it touches the beam or king) or not, and whether the shot now leaves the board or not;
     /// and the boards it leaves to make ([`Board::after_quiet`], [`Board::after_fired`]) are made ones.
     #[test]

@@ -77,9 +77,8 @@ pub struct SearchGame {
 /// its king) keeps the shot, and any other is shot over its moved pieces. A quiet one (its shot
 /// leaves the board) is not made: it can break Ko only if it changes every square where the board
 /// differs from the one before the opponent's last move (then it is made and compared; a null move
-/// is always Ko), and it is made only if the search plays it, without
-/// firing the laser again ([`Board::after_quiet`]). Any other is made from its known first shot
-/// ([`Board::after_fired`]).
+/// is always Ko), and it is made only if the search plays it, without firing the laser again
+/// ([`Board::after_quiet`]). Any other is made from its known first shot ([`Board::after_fired`]).
 #[derive(Clone, Default)]
 struct Made {
     /// Whether `moves` are the board's now (a `play` at the level below invalidates them).
