@@ -126,6 +126,15 @@ const fn rays() -> [[u64; NUM_SQUARES]; 4] {
     table
 }
 
+/// `squares` and every square next to one of them (a king's step away).
+#[inline]
+const fn around(squares: u64) -> u64 {
+    const NOT_FILE_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_FILE_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let row = squares | (squares << 1) & NOT_FILE_A | (squares >> 1) & NOT_FILE_H;
+    row | row << 8 | row >> 8
+}
+
 /// `SHIFTS[sq]`: the shifts from `sq` to each square next to it on the board, in [`NEIGHBOURS`]
 /// order (the first `.1` of the eight), and `ROTATIONS[sq]` the three rotations on `sq`: a node's moves
 /// are copied from these instead of stepped out neighbour by neighbour (a tenth of a node's time).
@@ -497,14 +506,31 @@ impl Board {
 
     /// Appends every move of the side to move under the board's rules, Ko aside (Ko needs the game's
     /// history: [`crate::Position::legal_moves`]); none once a king has been hit.
+    #[inline]
     pub fn generate(&self, moves: &mut Vec<Move>) {
+        self.generate_from(!0, moves);
+    }
+
+    /// [`Board::generate`]'s moves that change a square of `squares` (and maybe others), in the same
+    /// order: those of the pieces that stand on them or next to them (two squares away under 2018,
+    /// whose swap moves on past the piece it swaps with), each piece's moves all. Quiescence asks
+    /// for the moves that change the mover's beam, which are among these for the beam's squares.
+    #[inline]
+    pub fn generate_touching(&self, squares: u64, moves: &mut Vec<Move>) {
+        let near = around(squares);
+        self.generate_from(if self.rules == Rules::R2018 { around(near) } else { near }, moves);
+    }
+
+    /// The moves of the mover's pieces on `from_squares`, in [`Board::generate`]'s order.
+    #[inline]
+    fn generate_from(&self, from_squares: u64, moves: &mut Vec<Move>) {
         if self.loser.is_some() {
             return;
         }
         let us = self.side;
         let pinned = self.pinned();
         // Own pieces in square order (lowest bit first), as a scan of the squares would find them.
-        let mut own = self.colors[us.index()];
+        let mut own = self.colors[us.index()] & from_squares;
         while own != 0 {
             let i = own.trailing_zeros() as usize;
             own &= own - 1;
@@ -1022,5 +1048,43 @@ mod tests {
             });
         }
         assert!(seen.iter().flatten().all(|&n| n > 1_000), "{seen:?}");
+    }
+
+    /// [`Board::generate_touching`] along random games under both rules, for the mover's beam and
+    /// king and for single squares: its moves are [`Board::generate`]'s in the same order, and every
+    /// one of those whose pieces' part changes a square of the set (2018 swaps included) is among them.
+    #[test]
+    fn the_moves_touching_squares_are_all_of_those_in_order() {
+        let (mut kept, mut left) = (0, 0);
+        for rules in [Rules::R2016, Rules::R2018] {
+            random_games(rules, 0x70c4, 20, 100, |board| {
+                let us = board.side_to_move();
+                let mut all = Vec::new();
+                board.generate(&mut all);
+                let beam = board.shoot(us).path | board.king(us).bit();
+                let corner = Square::new(0).bit();
+                for squares in [beam, corner, board.king(us.flip()).bit(), 0] {
+                    let mut near = Vec::new();
+                    board.generate_touching(squares, &mut near);
+                    let mut rest = all.iter();
+                    for mv in &near {
+                        assert!(rest.any(|m| m == mv), "{board:?} {mv} out of order or not a move");
+                    }
+                    for &mv in &all {
+                        let mut moved = board.clone();
+                        moved.move_pieces(mv);
+                        if moved.differing(board) & squares != 0 {
+                            assert!(
+                                near.contains(&mv),
+                                "{board:?} {mv} changes {squares:#x} but is left out"
+                            );
+                        }
+                    }
+                    kept += near.len();
+                    left += all.len() - near.len();
+                }
+            });
+        }
+        assert!(kept > 10_000 && left > 10_000, "{kept} {left}");
     }
 }

@@ -32,7 +32,7 @@ use camelpy_games::{Game, Rules as GameRules, Score, SearchSettings, Searcher};
 pub use camelpy_games::{Iteration, Limits, SearchResult};
 
 use crate::{
-    board::{Board, Preview, Rules, TurnReport, QUIET_PLIES_DRAW_2018},
+    board::{Board, Preview, Rules, ShotEnd, TurnReport, QUIET_PLIES_DRAW_2018},
     eval::{evaluate, features, Weights, NUM_WEIGHTS},
     moves::Move,
     position::Position,
@@ -182,9 +182,16 @@ impl SearchGame {
         entry.after.clear();
         entry.scratch.clear();
         entry.hint = 0;
-        board.generate(&mut entry.scratch);
-        self.examined.set(self.examined.get() + entry.scratch.len() as u64);
         let shot = board.shoot(board.side_to_move());
+        if noisy_only && shot.end == ShotEnd::Edge {
+            // Only a move that changes a square of the beam or the king can make it stop on the board
+            // (see `Board::preview`): the pieces far from both have no noisy move.
+            let guard = shot.path | board.king(board.side_to_move()).bit();
+            board.generate_touching(guard, &mut entry.scratch);
+        } else {
+            board.generate(&mut entry.scratch);
+        }
+        self.examined.set(self.examined.get() + entry.scratch.len() as u64);
         let n = self.boards.len();
         // The board before the opponent's last move, and the squares where it differs from this one:
         // a quiet move breaks Ko only if it changes all of them (it changes nothing else).
