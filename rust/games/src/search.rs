@@ -211,6 +211,15 @@ pub struct Searcher<G: Game> {
     pub settings: SearchSettings,
 }
 
+/// A node's move as ordered: its ordering score and whether it is noisy, asked of the game once (the
+/// search, its late-move pruning and the history's reward read it again for every move).
+#[derive(Clone, Copy)]
+struct Ordered<M> {
+    score: i32,
+    mv: M,
+    noisy: bool,
+}
+
 /// One thread's search state: ordering tables, buffers and counters.
 struct Worker<G: Game> {
     killers: Killers<G::Move>,
@@ -218,7 +227,7 @@ struct Worker<G: Game> {
     lmr: Box<[[i32; 64]; 64]>,
     /// Per-ply move buffers (generated, then ordered), reused so that the search does not allocate.
     buffers: Vec<Vec<G::Move>>,
-    ordered: Vec<Vec<(i32, G::Move)>>,
+    ordered: Vec<Vec<Ordered<G::Move>>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     start: Instant,
@@ -576,8 +585,7 @@ impl<G: Game> Worker<G> {
         } else {
             usize::MAX
         };
-        for (i, &(_, mv)) in order.iter().enumerate() {
-            let noisy = game.is_noisy(mv);
+        for (i, &Ordered { mv, noisy, .. }) in order.iter().enumerate() {
             if i >= prune_after && !noisy && best > -VALUE_MATE_IN_MAX_PLY {
                 continue; // Late-move pruning: a quiet move this late is not searched.
             }
@@ -666,7 +674,7 @@ impl<G: Game> Worker<G> {
             self.ordered[p] = order;
             return game.no_moves_value(ply);
         }
-        for &(_, mv) in &order {
+        for &Ordered { mv, .. } in &order {
             game.play(mv);
             let v = -self.quiescence(game, qply + 1, ply + 1, -beta, -alpha, stop);
             game.undo();
@@ -697,15 +705,19 @@ impl<G: Game> Worker<G> {
         p: usize,
         noisy_only: bool,
         tt_move: Option<G::Move>,
-    ) -> Vec<(i32, G::Move)> {
+    ) -> Vec<Ordered<G::Move>> {
         let mut moves = std::mem::take(&mut self.buffers[p]);
         moves.clear();
         game.generate(&mut moves, noisy_only);
         let mut order = std::mem::take(&mut self.ordered[p]);
         order.clear();
-        order.extend(moves.iter().map(|&m| (self.order(game, m, tt_move, p), m)));
+        order.extend(moves.iter().map(|&mv| {
+            // Moves generated with `noisy_only` are noisy by the contract of `Game::generate`.
+            let noisy = noisy_only || game.is_noisy(mv);
+            Ordered { score: self.order(game, mv, noisy, tt_move, p), mv, noisy }
+        }));
         // Stable: equal scores keep the game's generation order, so the search is deterministic.
-        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        order.sort_by_key(|o| std::cmp::Reverse(o.score));
         self.buffers[p] = moves;
         order
     }
@@ -718,11 +730,11 @@ impl<G: Game> Worker<G> {
         head[p].extend_from_slice(&tail[0]);
     }
 
-    /// The ordering score of `mv` at ply `p`.
-    fn order(&self, game: &G, mv: G::Move, tt_move: Option<G::Move>, p: usize) -> i32 {
+    /// The ordering score of `mv` (`noisy` or not) at ply `p`.
+    fn order(&self, game: &G, mv: G::Move, noisy: bool, tt_move: Option<G::Move>, p: usize) -> i32 {
         if Some(mv) == tt_move {
             TT_MOVE_ORDER
-        } else if game.is_noisy(mv) {
+        } else if noisy {
             NOISY_ORDER_BASE + game.noisy_order(mv)
         } else if self.killers.get(p).contains(&Some(mv)) {
             KILLER_ORDER
@@ -732,12 +744,12 @@ impl<G: Game> Worker<G> {
     }
 
     /// A quiet move cut off: it becomes a killer and gains history; the quiets tried before it lose.
-    fn reward(&mut self, game: &G, mv: G::Move, tried: &[(i32, G::Move)], depth: i32, p: usize) {
+    fn reward(&mut self, game: &G, mv: G::Move, tried: &[Ordered<G::Move>], depth: i32, p: usize) {
         self.killers.add(p, mv);
         let bonus = (depth * depth).min(HISTORY_MAX / 16) * 16;
         gravity(&mut self.history[game.history_index(mv)], bonus);
-        for &(_, m) in tried.iter().filter(|(_, m)| !game.is_noisy(*m)) {
-            gravity(&mut self.history[game.history_index(m)], -bonus);
+        for o in tried.iter().filter(|o| !o.noisy) {
+            gravity(&mut self.history[game.history_index(o.mv)], -bonus);
         }
     }
 }
