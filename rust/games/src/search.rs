@@ -227,6 +227,8 @@ struct Worker<G: Game> {
     lmr: Box<[[i32; 64]; 64]>,
     /// Per-ply move buffers (generated, then ordered), reused so that the search does not allocate.
     buffers: Vec<Vec<G::Move>>,
+    /// Per-ply buffers of each generated move's [`Game::noisy_order`] (`None` for a quiet one).
+    noise: Vec<Vec<Option<i32>>>,
     ordered: Vec<Vec<Ordered<G::Move>>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
@@ -364,6 +366,7 @@ impl<G: Game> Worker<G> {
             history,
             lmr,
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            noise: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             ordered: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
             nodes: 0,
@@ -706,19 +709,21 @@ impl<G: Game> Worker<G> {
         noisy_only: bool,
         tt_move: Option<G::Move>,
     ) -> Vec<Ordered<G::Move>> {
-        let mut moves = std::mem::take(&mut self.buffers[p]);
+        let (mut moves, mut noise) =
+            (std::mem::take(&mut self.buffers[p]), std::mem::take(&mut self.noise[p]));
         moves.clear();
-        game.generate(&mut moves, noisy_only);
+        noise.clear();
+        game.generate_classified(&mut moves, &mut noise, noisy_only);
         let mut order = std::mem::take(&mut self.ordered[p]);
         order.clear();
-        order.extend(moves.iter().map(|&mv| {
-            // Moves generated with `noisy_only` are noisy by the contract of `Game::generate`.
-            let noisy = noisy_only || game.is_noisy(mv);
-            Ordered { score: self.order(game, mv, noisy, tt_move, p), mv, noisy }
+        order.extend(moves.iter().zip(&noise).map(|(&mv, &noise)| Ordered {
+            score: self.order(game, mv, noise, tt_move, p),
+            mv,
+            noisy: noise.is_some(),
         }));
         // Stable: equal scores keep the game's generation order, so the search is deterministic.
         order.sort_by_key(|o| std::cmp::Reverse(o.score));
-        self.buffers[p] = moves;
+        (self.buffers[p], self.noise[p]) = (moves, noise);
         order
     }
 
@@ -730,12 +735,12 @@ impl<G: Game> Worker<G> {
         head[p].extend_from_slice(&tail[0]);
     }
 
-    /// The ordering score of `mv` (`noisy` or not) at ply `p`.
-    fn order(&self, game: &G, mv: G::Move, noisy: bool, tt_move: Option<G::Move>, p: usize) -> i32 {
+    /// The ordering score at ply `p` of `mv`, whose [`Game::noisy_order`] is `noise` (`None`: quiet).
+    fn order(&self, game: &G, mv: G::Move, noise: Option<i32>, tt_move: Option<G::Move>, p: usize) -> i32 {
         if Some(mv) == tt_move {
             TT_MOVE_ORDER
-        } else if noisy {
-            NOISY_ORDER_BASE + game.noisy_order(mv)
+        } else if let Some(noise) = noise {
+            NOISY_ORDER_BASE + noise
         } else if self.killers.get(p).contains(&Some(mv)) {
             KILLER_ORDER
         } else {

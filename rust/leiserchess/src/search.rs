@@ -258,6 +258,22 @@ impl SearchGame {
     fn is_noisy_report(report: &TurnReport) -> bool {
         report.zapped > 0 || report.king_hit.is_some()
     }
+
+    /// [`Game::noisy_order`] of the move that turned `board` into `after` with `report`: a king hit
+    /// first (the mover's own last), then pawns zapped, the opponent's counting twice the mover's.
+    #[inline]
+    fn noise_score(board: &Board, after: &Board, report: &TurnReport) -> i32 {
+        let us = board.side_to_move();
+        match report.king_hit {
+            Some(c) if c == us => return -ORDER_KING_HIT,
+            Some(_) => return ORDER_KING_HIT,
+            None => {}
+        }
+        let (before, now) = (Self::pawns(board), Self::pawns(after));
+        let them = us.flip();
+        ORDER_PAWN * (before[them.index()] - now[them.index()])
+            - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
+    }
 }
 
 /// Leiserchess's rules for the framework: a [`Position`] keeps the boards (for Ko and repetitions)
@@ -361,29 +377,36 @@ impl Game for SearchGame {
 
     fn noisy_order(&self, mv: Move) -> i32 {
         let board = self.board();
-        let us = board.side_to_move();
-        let score = |after: &Board, report: &TurnReport| {
-            match report.king_hit {
-                Some(c) if c == us => return -ORDER_KING_HIT,
-                Some(_) => return ORDER_KING_HIT,
-                None => {}
-            }
-            let (before, now) = (Self::pawns(board), Self::pawns(after));
-            let them = us.flip();
-            ORDER_PAWN * (before[them.index()] - now[them.index()])
-                - ORDER_PAWN / 2 * (before[us.index()] - now[us.index()])
-        };
         self.with_made(true, |made| match made.find(mv) {
             Some(i) => match &made.after[i] {
-                Some(after) => score(after, &made.reports[i]),
+                Some(after) => Self::noise_score(board, after, &made.reports[i]),
                 // A quiet move: its shot leaves the board, so it hits no king and zaps no pawn.
                 None => 0,
             },
             None => {
                 let (after, report) = board.after(mv);
-                score(&after, &report)
+                Self::noise_score(board, &after, &report)
             }
         })
+    }
+
+    /// One look at the node's classified moves: each move's noise read from its report and the board
+    /// it leaves, which a noisy move always has.
+    fn generate_classified(&self, moves: &mut Vec<Move>, noise: &mut Vec<Option<i32>>, noisy_only: bool) {
+        let board = self.board();
+        self.with_made(noisy_only, |made| {
+            for ((&mv, report), after) in made.moves.iter().zip(&made.reports).zip(&made.after) {
+                let noisy = Self::is_noisy_report(report);
+                if noisy_only && !noisy {
+                    continue;
+                }
+                moves.push(mv);
+                noise.push(match after {
+                    Some(after) if noisy => Some(Self::noise_score(board, after, report)),
+                    _ => None,
+                });
+            }
+        });
     }
 
     /// Generated and Ko-legal here: among the node's moves (which the node needs next anyway).
@@ -637,8 +660,9 @@ mod tests {
     }
 
     /// The node's classification (moves made only when needed) against making every move: the same
-    /// moves in the same order, the same noisy ones and ordering scores, and the same boards played,
-    /// along random games under both rule sets.
+    /// moves in the same order, the same noisy ones and ordering scores (asked move by move and as
+    /// `generate_classified` gives them), and the same boards played, along random games under both
+    /// rule sets.
     #[test]
     fn classified_moves_are_the_made_moves() {
         let mut seed = 0x2016_u64;
@@ -677,6 +701,7 @@ mod tests {
                         partial.undo();
                     }
                     assert!(moves.iter().all(|&mv| partial.is_legal(mv)), "{board:?}");
+                    let mut noise = Vec::new();
                     for (mv, after, report) in &made {
                         assert!(game.is_legal(*mv));
                         assert_eq!(game.is_noisy(*mv), SearchGame::is_noisy_report(report), "{board:?} {mv}");
@@ -693,9 +718,19 @@ mod tests {
                         };
                         assert!(SearchGame::is_noisy_report(report) || want == 0, "{board:?} {mv}");
                         assert_eq!(game.noisy_order(*mv), want, "{board:?} {mv}");
+                        noise.push((*mv, SearchGame::is_noisy_report(report).then_some(want)));
                         game.play(*mv);
                         assert_eq!(game.board(), after, "{board:?} {mv}");
                         game.undo();
+                    }
+                    for noisy_only in [false, true] {
+                        let fresh = SearchGame::new(&position, Weights::default());
+                        let (mut moves, mut scores) = (Vec::new(), Vec::new());
+                        fresh.generate_classified(&mut moves, &mut scores, noisy_only);
+                        let got: Vec<_> = moves.into_iter().zip(scores).collect();
+                        let want: Vec<_> =
+                            noise.iter().filter(|n| !noisy_only || n.1.is_some()).copied().collect();
+                        assert_eq!(got, want, "{board:?} noisy only: {noisy_only}");
                     }
                     if position.outcome().is_some() {
                         break;
