@@ -70,7 +70,7 @@ pub struct SearchGame {
 }
 
 /// The moves of one board as classified once: the Ko-legal moves in generation order, each with its
-/// turn's report and, once made, the board after it. A node looks at each move once, to test Ko and
+/// noise (its ordering score if its shot zaps or hits a king) and, once made, the board after it. A node looks at each move once, to test Ko and
 /// noise; ordering, `is_noisy`, `noisy_order` and `play` then read the result instead of making the
 /// move again (five full makes a move before). Each shift, rotation and null move is previewed
 /// without being made ([`Board::preview`]): a move that changes no square of the mover's beam (nor
@@ -87,7 +87,9 @@ struct Made {
     /// those: a move classified quiet without being made is then left out, Ko untested).
     complete: bool,
     moves: Vec<Move>,
-    reports: Vec<TurnReport>,
+    /// Each move's [`Game::noisy_order`] if it is noisy (zaps or hits a king), `None` if quiet: what
+    /// the search's ordering asks, copied out whole for a full node.
+    noise: Vec<Option<i32>>,
     /// The board after each move, `None` until it is needed (always made for a noisy move).
     after: Vec<Option<Board>>,
     /// The pseudo-legal moves, a buffer reused from node to node.
@@ -178,7 +180,7 @@ impl SearchGame {
     fn classify(&self, entry: &mut Made, noisy_only: bool) {
         let board = self.board();
         entry.moves.clear();
-        entry.reports.clear();
+        entry.noise.clear();
         entry.after.clear();
         entry.scratch.clear();
         entry.hint = 0;
@@ -211,7 +213,7 @@ impl SearchGame {
                         after = Some(made);
                     }
                     entry.moves.push(mv);
-                    entry.reports.push(TurnReport::default());
+                    entry.noise.push(None);
                     entry.after.push(after);
                     continue;
                 }
@@ -220,7 +222,9 @@ impl SearchGame {
             };
             if !self.is_ko(&after) {
                 entry.moves.push(mv);
-                entry.reports.push(report);
+                entry
+                    .noise
+                    .push(Self::is_noisy_report(&report).then(|| Self::noise_score(board, &after, &report)));
                 entry.after.push(Some(after));
             }
         }
@@ -360,8 +364,8 @@ impl Game for SearchGame {
 
     fn generate(&self, moves: &mut Vec<Move>, noisy_only: bool) {
         self.with_made(noisy_only, |made| {
-            for (&mv, report) in made.moves.iter().zip(&made.reports) {
-                if !noisy_only || Self::is_noisy_report(report) {
+            for (&mv, noise) in made.moves.iter().zip(&made.noise) {
+                if !noisy_only || noise.is_some() {
                     moves.push(mv);
                 }
             }
@@ -370,7 +374,7 @@ impl Game for SearchGame {
 
     fn is_noisy(&self, mv: Move) -> bool {
         self.with_made(true, |made| match made.find(mv) {
-            Some(i) => Self::is_noisy_report(&made.reports[i]),
+            Some(i) => made.noise[i].is_some(),
             None => Self::is_noisy_report(&self.board().after(mv).1),
         })
     }
@@ -378,11 +382,8 @@ impl Game for SearchGame {
     fn noisy_order(&self, mv: Move) -> i32 {
         let board = self.board();
         self.with_made(true, |made| match made.find(mv) {
-            Some(i) => match &made.after[i] {
-                Some(after) => Self::noise_score(board, after, &made.reports[i]),
-                // A quiet move: its shot leaves the board, so it hits no king and zaps no pawn.
-                None => 0,
-            },
+            // A quiet move's shot zaps no pawn and hits no king.
+            Some(i) => made.noise[i].unwrap_or(0),
             None => {
                 let (after, report) = board.after(mv);
                 Self::noise_score(board, &after, &report)
@@ -390,21 +391,17 @@ impl Game for SearchGame {
         })
     }
 
-    /// One look at the node's classified moves: each move's noise read from its report and the board
-    /// it leaves, which a noisy move always has.
+    /// The node's classified moves as they are: all of them copied whole, or the noisy ones.
     fn generate_classified(&self, moves: &mut Vec<Move>, noise: &mut Vec<Option<i32>>, noisy_only: bool) {
-        let board = self.board();
         self.with_made(noisy_only, |made| {
-            for ((&mv, report), after) in made.moves.iter().zip(&made.reports).zip(&made.after) {
-                let noisy = Self::is_noisy_report(report);
-                if noisy_only && !noisy {
-                    continue;
+            if noisy_only {
+                for (&mv, &n) in made.moves.iter().zip(&made.noise).filter(|(_, n)| n.is_some()) {
+                    moves.push(mv);
+                    noise.push(n);
                 }
-                moves.push(mv);
-                noise.push(match after {
-                    Some(after) if noisy => Some(Self::noise_score(board, after, report)),
-                    _ => None,
-                });
+            } else {
+                moves.extend_from_slice(&made.moves);
+                noise.extend_from_slice(&made.noise);
             }
         });
     }
