@@ -70,9 +70,9 @@ pub struct SearchGame {
 }
 
 /// The moves of one board as classified once: the Ko-legal moves in generation order, each with its
-/// noise (its ordering score if its shot zaps or hits a king) and, once made, the board after it. A node looks at each move once, to test Ko and
-/// noise; ordering, `is_noisy`, `noisy_order` and `play` then read the result instead of making the
-/// move again (five full makes a move before). Each shift, rotation and null move is previewed
+/// noise (its ordering score if its shot zaps or hits a king) and, once made, the board after it. A
+/// node looks at each move once, to test Ko and noise; ordering, `is_noisy`, `noisy_order` and `play`
+/// then read the result instead of making the move again (five full makes a move before). Each shift, rotation and null move is previewed
 /// without being made ([`Board::preview`]): a move that changes no square of the mover's beam (nor
 /// its king) keeps the shot, and any other is shot over its moved pieces. A quiet one (its shot
 /// leaves the board) is not made: it can break Ko only if it changes every square where the board
