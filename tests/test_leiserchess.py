@@ -82,7 +82,7 @@ def beam(squares: Squares, side: str) -> tuple[list[tuple[int, int]], str, tuple
     """The squares one shot of *side*'s king enters, and how it ends."""
     sq = king_of(squares, side)
     direction = KING_FIRES[squares[sq][2]]
-    path = []
+    path: list[tuple[int, int]] = []
     while True:
         sq = (sq[0] + STEP[direction][0], sq[1] + STEP[direction][1])
         if not on_board(sq):
@@ -302,9 +302,9 @@ def test_random_games_match_the_reference(rules: int) -> None:
 def test_outcomes_repetition_and_the_2018_quiet_draw() -> None:
     board = Board("ss7/8/8/8/8/8/8/7NN W")
     for _ in range(2):
-        for move in ("h0R", "a7R", "h0L", "a7L"):
+        for text in ("h0R", "a7R", "h0L", "a7L"):
             assert board.outcome() is None
-            board.push(move)
+            board.push(text)
     assert board.outcome() == Outcome(Termination.REPETITION, None) and board.result() == "1/2-1/2"
     # Two lone kings walk without repeating a board and without hitting each other: no pawn is ever
     # zapped, so the 2018 rules draw after 100 plies; the 2016 rules play on.
