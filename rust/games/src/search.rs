@@ -546,7 +546,6 @@ impl<G: Game> Worker<G> {
         }
         let key = game.key();
         let entry = tt.probe(key, ply);
-        let tt_move = entry.and_then(|e| e.mv).filter(|&m| game.is_legal(m));
         if let Some(e) = entry {
             if !pv_node && e.depth >= depth && e.value != VALUE_NONE && settles(&e, alpha, beta) {
                 return e.value;
@@ -578,6 +577,9 @@ impl<G: Game> Worker<G> {
             }
         }
 
+        // The table's move is checked only now, when the node's moves are needed: a game may have to
+        // generate them all to know (Leiserchess classifies them), which a node cut above never does.
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| game.is_legal(m));
         let mut order = self.ordered_moves(game, p, false, tt_move);
         if order.is_empty() {
             self.ordered[p] = order;
