@@ -69,12 +69,18 @@ __all__ = [
     "Step",
     "Trial",
     "add_arguments",
+    "add_run_arguments",
     "format_params",
     "main",
+    "params_from_args",
     "parse_param",
+    "play_iterations",
     "plot_paths",
+    "plot_saved",
     "read_params",
+    "resume",
     "setoption_lines",
+    "settings_from_args",
     "simulated_match",
 ]
 
@@ -838,9 +844,7 @@ def _read_params_file(path: str, r_end: float) -> list[SpsaParam]:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``camelpy spsa`` options."""
-    p.add_argument(
-        "--out", required=True, help="folder for state.json, spsa.png and the result; rerun to resume"
-    )
+    add_run_arguments(p, what="the engine's spin options")
     p.add_argument(
         "--engine",
         nargs="+",
@@ -850,6 +854,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--tc", help="time control of every game (the engine's tc=), e.g. 8+0.08")
     p.add_argument("--nodes", type=int, help="node limit per move (the engine's nodes=)")
+    p.add_argument("--openings", help="EPD or PGN book, used in a random order (default: the start position)")
+    p.add_argument("--format", choices=["epd", "pgn"], help="book format (default: from the file name)")
+    p.add_argument("--plies", type=int, help="cut PGN openings after this many plies")
+    p.add_argument(
+        "--draw", nargs="*", metavar="K=V", help="draw adjudication: movenumber= movecount= score="
+    )
+    p.add_argument(
+        "--resign", nargs="*", metavar="K=V", help="resign adjudication: movecount= score= twosided="
+    )
+    p.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
+    p.add_argument("--hang-timeout", type=float, default=60.0, help="seconds before a silent engine loses")
+    p.add_argument("--concurrency", type=int, default=None, help="games at once (default 1)")
+    cluster.add_ray_argument(p, "play each iteration's game pairs")
+
+
+def add_run_arguments(p: argparse.ArgumentParser, *, what: str) -> None:
+    """The options every SPSA command shares (``camelpy spsa`` and the small games' ``spsa``): the
+    folder, the parameters (*what* names where a bare ``NAME`` takes its default and range), the
+    schedule, the seed, ``--plot`` and ``--quiet``."""
+    p.add_argument(
+        "--out", required=True, help="folder for state.json, spsa.png and the result; rerun to resume"
+    )
     p.add_argument(
         "--params",
         metavar="CSV",
@@ -861,7 +887,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME[=DEFAULT,MIN,MAX[,C_END[,R_END]]]",
-        help="a parameter (repeatable); NAME alone takes its default and range from the engine",
+        help=f"a parameter (repeatable); NAME alone takes its default and range from {what}",
     )
     p.add_argument("--iterations", type=int, default=100, help="iterations N (default 100)")
     p.add_argument(
@@ -889,23 +915,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"r_end of parameters that give none (default {DEFAULT_R_END})",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the signs, roundings and opening order")
-    p.add_argument("--openings", help="EPD or PGN book, used in a random order (default: the start position)")
-    p.add_argument("--format", choices=["epd", "pgn"], help="book format (default: from the file name)")
-    p.add_argument("--plies", type=int, help="cut PGN openings after this many plies")
-    p.add_argument(
-        "--draw", nargs="*", metavar="K=V", help="draw adjudication: movenumber= movecount= score="
-    )
-    p.add_argument(
-        "--resign", nargs="*", metavar="K=V", help="resign adjudication: movecount= score= twosided="
-    )
-    p.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
-    p.add_argument("--hang-timeout", type=float, default=60.0, help="seconds before a silent engine loses")
-    p.add_argument("--concurrency", type=int, default=None, help="games at once (default 1)")
     p.add_argument(
         "--plot", action="store_true", help="only draw spsa.png and print the values of the saved run"
     )
     p.add_argument("--quiet", action="store_true", help="no progress line per iteration")
-    cluster.add_ray_argument(p, "play each iteration's game pairs")
+
+
+def settings_from_args(args: argparse.Namespace) -> SpsaSettings:
+    """The :class:`SpsaSettings` of :func:`add_run_arguments`' options."""
+    return SpsaSettings(
+        iterations=args.iterations, pairs=args.pairs, alpha=args.alpha, gamma=args.gamma, a_ratio=args.a_ratio
+    )
+
+
+def params_from_args(args: argparse.Namespace, spin: Mapping[str, tuple[int, int, int]]) -> list[SpsaParam]:
+    """The parameters of ``--params`` and ``--param`` (:func:`add_run_arguments`), each within *spin*
+    (what may be tuned, ``name: (default, min, max)``).
+
+    :raises: :exc:`ValueError` for none, a malformed one, or one *spin* lacks or whose range is wider.
+    """
+    real_arg(args.r_end, "--r-end", above=0)
+    params = _read_params_file(args.params, args.r_end) if args.params else []
+    params += [parse_param(word, spin, r_end=args.r_end) for word in args.param]
+    if not params:
+        raise ValueError("nothing to tune: give --params FILE or --param NAME[=DEFAULT,MIN,MAX[,C_END]]")
+    check_against_engine(params, spin)
+    return params
 
 
 def _engine_config(args: argparse.Namespace) -> Any:
@@ -929,12 +964,7 @@ def _params(
     spin: Mapping[str, tuple[int, int, int]],
     fixed_options: Sequence[tuple[str, str]],
 ) -> list[SpsaParam]:
-    real_arg(args.r_end, "--r-end", above=0)
-    params = _read_params_file(args.params, args.r_end) if args.params else []
-    params += [parse_param(word, spin, r_end=args.r_end) for word in args.param]
-    if not params:
-        raise ValueError("nothing to tune: give --params FILE or --param NAME[=DEFAULT,MIN,MAX[,C_END]]")
-    check_against_engine(params, spin)
+    params = params_from_args(args, spin)
     fixed = {name.lower() for name, _ in fixed_options}
     for param in params:
         if param.name.lower() in fixed:
@@ -966,30 +996,108 @@ def _write_outputs(spsa: Spsa, out: Path) -> None:
     plot_paths(spsa, out / "spsa.png")
 
 
+def plot_saved(out: Path) -> int:
+    """``--plot``: draws ``spsa.png`` and writes the result files of the run saved in *out*, and prints
+    its values (for ``camelpy spsa`` and the small games' weight SPSA alike).
+
+    :raises: :exc:`ValueError` when *out* holds no run or a malformed one.
+    """
+    state_path = out / "state.json"
+    saved = _load_json(state_path)
+    if saved is None:
+        raise ValueError(f"no saved run in {quote(str(out))} to plot")
+    try:
+        params = [SpsaParam(**p) for p in saved["spsa"]["params"]]
+        spsa = Spsa(params, SpsaSettings(**saved["spsa"]["settings"]), seed=saved["spsa"]["seed"])
+        spsa.restore(saved["spsa"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{quote(str(state_path))} is malformed: {brief(err)}") from None
+    _write_outputs(spsa, out)
+    print(_report(spsa))
+    return 0
+
+
+def resume(spsa: Spsa, out: Path, run: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Restores *spsa* from ``out/state.json`` when a run is saved there, and returns its iterations'
+    game records (none for a new run). *run* is what else fixes the games (the engine, the book; JSON
+    data): a saved run must have the same, and the same parameters, settings and seed.
+
+    :raises: :exc:`ValueError` naming what differs, or for a malformed or oversized state file.
+    """
+    state_path = out / "state.json"
+    saved = _load_json(state_path)
+    if saved is None:
+        return []
+    if saved.get("run") != json.loads(json.dumps(run)):
+        raise ValueError(
+            f"{quote(str(state_path))} holds a run with another engine, book or adjudication; use "
+            f"another --out folder (theirs: {json.dumps(saved.get('run'))})"
+        )
+    try:
+        spsa.restore(saved["spsa"])
+    except ValueError as err:
+        raise ValueError(f"{quote(str(state_path))}: {err}; use another --out folder") from None
+    return list(saved.get("games", []))[: spsa.iteration]
+
+
+def play_iterations(
+    spsa: Spsa,
+    out: Path,
+    run: Mapping[str, Any],
+    games: list[dict[str, Any]],
+    play: Callable[[Trial], dict[str, Any]],
+    *,
+    quiet: bool = False,
+) -> None:
+    """Plays *spsa*'s remaining iterations, saving ``out/state.json`` (with *run* and the game records
+    *games*, which :func:`resume` gave) after each so that the same command resumes, then writes
+    ``result.txt``, ``tuned.csv`` and ``spsa.png`` and prints the result. *play* plays a trial's games and
+    returns their record: ``wins``, ``draws`` and ``losses`` of the ``+`` side (its score difference is
+    ``wins − losses``) and anything else worth keeping.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    state_path = out / "state.json"
+    record: dict[str, Any] = {}
+
+    def objective(trial: Trial) -> float:
+        record.clear()
+        record.update(iteration=trial.iteration, **play(trial))
+        return float(record["wins"] - record["losses"])
+
+    def save() -> None:
+        state = {"camelpy_spsa": STATE_VERSION, "run": run, "spsa": spsa.state(), "games": games}
+        _save_json(state_path, state)
+
+    if spsa.iteration and not quiet and not spsa.done:
+        print(f"resuming at iteration {spsa.iteration + 1}/{spsa.settings.iterations}", file=sys.stderr)
+    save()
+    while not spsa.done:
+        step = spsa.step(objective)
+        games.append(dict(record))
+        save()
+        if not quiet:
+            moved = " ".join(f"{n}={t:.2f}" for n, t in spsa.theta.items())
+            print(
+                f"iteration {step.iteration + 1}/{spsa.settings.iterations}: +{record['wins']}="
+                f"{record['draws']}-{record['losses']} (plus - minus {step.result:+g}) {moved}",
+                file=sys.stderr,
+                flush=True,
+            )
+    _write_outputs(spsa, out)
+    print(_report(spsa))
+    print(f"wrote {out / 'result.txt'}, {out / 'tuned.csv'}, {out / 'spsa.png'}", file=sys.stderr)
+
+
 def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy spsa``; returns the exit status (bad input raises ``ValueError``: one error line)."""
     out = Path(path_arg(args.out, "--out"))
-    state_path = out / "state.json"
-    saved = _load_json(state_path)
     if args.plot:
-        if saved is None:
-            raise ValueError(f"no saved run in {quote(str(out))} to plot")
-        try:
-            params = [SpsaParam(**p) for p in saved["spsa"]["params"]]
-            spsa = Spsa(params, SpsaSettings(**saved["spsa"]["settings"]), seed=saved["spsa"]["seed"])
-            spsa.restore(saved["spsa"])
-        except (KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"{quote(str(state_path))} is malformed: {brief(err)}") from None
-        _write_outputs(spsa, out)
-        print(_report(spsa))
-        return 0
+        return plot_saved(out)
     from camelpy.arena.match import adjudication_from_args, run_match
     from camelpy.arena.openings import book_digest, choose, load_openings
 
     config = _engine_config(args)
-    settings = SpsaSettings(
-        iterations=args.iterations, pairs=args.pairs, alpha=args.alpha, gamma=args.gamma, a_ratio=args.a_ratio
-    )
+    settings = settings_from_args(args)
     int_arg(args.seed, "--seed", 0, 2**63)
     if args.concurrency is not None:
         int_arg(args.concurrency, "--concurrency", 1)
@@ -1003,26 +1111,13 @@ def main(args: argparse.Namespace) -> int:
         "openings": book_digest(book),
         "adjudication": dataclasses.asdict(adjudication),
     }
-    games: list[dict[str, Any]] = []
-    if saved is not None:
-        if saved.get("run") != json.loads(json.dumps(run)):
-            raise ValueError(
-                f"{quote(str(state_path))} holds a run with another engine, book or adjudication; use "
-                f"another --out folder (theirs: {json.dumps(saved.get('run'))})"
-            )
-        try:
-            spsa.restore(saved["spsa"])
-        except ValueError as err:
-            raise ValueError(f"{quote(str(state_path))}: {err}; use another --out folder") from None
-        games = list(saved.get("games", []))[: spsa.iteration]
-    out.mkdir(parents=True, exist_ok=True)
+    games = resume(spsa, out, run)
     backend = cluster.ray_backend(args.ray, "camelpy spsa --ray")
     if not book and not args.quiet and not spsa.done:
         print("note: no --openings: every pair starts from the start position", file=sys.stderr)
     shuffled = choose(book, len(book), order="random", seed=args.seed) if book else []
-    last: dict[str, Any] = {}
 
-    def play(trial: Trial) -> float:
+    def play(trial: Trial) -> dict[str, Any]:
         first = (trial.iteration * settings.pairs) % len(shuffled) if shuffled else 0
         openings = [shuffled[(first + i) % len(shuffled)] for i in range(settings.pairs)] if shuffled else []
         plus, minus = (
@@ -1046,36 +1141,12 @@ def main(args: argparse.Namespace) -> int:
         )
         if result.games < 2 * settings.pairs:
             raise ValueError(f"iteration {trial.iteration + 1}: only {result.games} games were played")
-        last.update(
-            iteration=trial.iteration,
-            wins=result.wins,
-            draws=result.draws,
-            losses=result.losses,
-            pentanomial=list(result.pentanomial),
-        )
-        return float(result.wins - result.losses)
+        return {
+            "wins": result.wins,
+            "draws": result.draws,
+            "losses": result.losses,
+            "pentanomial": list(result.pentanomial),
+        }
 
-    def save() -> None:
-        state = {"camelpy_spsa": STATE_VERSION, "run": run, "spsa": spsa.state(), "games": games}
-        _save_json(state_path, state)
-
-    if saved is None:
-        save()
-    elif not args.quiet and not spsa.done:
-        print(f"resuming at iteration {spsa.iteration + 1}/{settings.iterations}", file=sys.stderr)
-    while not spsa.done:
-        step = spsa.step(play)
-        games.append(dict(last))
-        save()
-        if not args.quiet:
-            moved = " ".join(f"{n}={t:.2f}" for n, t in spsa.theta.items())
-            print(
-                f"iteration {step.iteration + 1}/{settings.iterations}: +{last['wins']}={last['draws']}"
-                f"-{last['losses']} (plus - minus {step.result:+g}) {moved}",
-                file=sys.stderr,
-                flush=True,
-            )
-    _write_outputs(spsa, out)
-    print(_report(spsa))
-    print(f"wrote {out / 'result.txt'}, {out / 'tuned.csv'}, {out / 'spsa.png'}", file=sys.stderr)
+    play_iterations(spsa, out, run, games, play, quiet=args.quiet)
     return 0

@@ -30,16 +30,19 @@ __all__ = ["add_arguments", "main"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``leiserchess`` subcommand's options, and ``leiserchess match``'s and ``tune``'s."""
+    """The ``leiserchess`` subcommand's options, and its ``match``, ``tune``, ``spsa`` and ``book``'s."""
     from camelpy.arena import leiserchess as leiserchess_match
     from camelpy.tools.games import leiserchess_book, leiserchess_tune
 
-    sub = parser.add_subparsers(dest="mode", metavar="[match|tune|book]")
+    sub = parser.add_subparsers(dest="mode", metavar="[match|tune|spsa|book]")
     leiserchess_match.add_arguments(
         sub.add_parser("match", prog="camelpy leiserchess match", help="a match between two protocol engines")
     )
     leiserchess_tune.add_arguments(
         sub.add_parser("tune", prog="camelpy leiserchess tune", help="fit the evaluation to self-play")
+    )
+    leiserchess_tune.add_spsa_arguments(
+        sub.add_parser("spsa", prog="camelpy leiserchess spsa", help="tune the evaluation by playing games")
     )
     leiserchess_book.add_arguments(
         sub.add_parser("book", prog="camelpy leiserchess book", help="build an opening book by search")
@@ -52,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Runs ``camelpy leiserchess`` (the engine, ``--perft``, ``match`` or ``tune``)."""
+    """Runs ``camelpy leiserchess`` (the engine, ``--perft``, ``match``, ``tune``, ``spsa`` or ``book``)."""
     if getattr(args, "mode", None) == "match":
         from camelpy.arena import leiserchess as leiserchess_match
 
@@ -61,6 +64,10 @@ def main(args: argparse.Namespace) -> int:
         from camelpy.tools.games import leiserchess_tune
 
         return leiserchess_tune.main(args)
+    if getattr(args, "mode", None) == "spsa":
+        from camelpy.tools.games import leiserchess_tune
+
+        return leiserchess_tune.spsa_main(args)
     if getattr(args, "mode", None) == "book":
         from camelpy.tools.games import leiserchess_book
 

@@ -27,9 +27,9 @@ from camelpy.leiserchess import (
     compare_weights,
     selfplay_samples,
 )
-from camelpy.tools.games import selfplay_tune
+from camelpy.tools.games import selfplay_tune, weights_spsa
 
-__all__ = ["GAME", "add_arguments", "coefficients", "main"]
+__all__ = ["GAME", "add_arguments", "add_spsa_arguments", "coefficients", "main", "spsa_main"]
 
 TEMPO = WEIGHT_NAMES.index("tempo")
 MAX_RANDOM_PLIES = 100
@@ -70,3 +70,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy leiserchess tune``."""
     return selfplay_tune.main(args, GAME, max_random_plies=MAX_RANDOM_PLIES, extra={"rules": args.rules})
+
+
+def add_spsa_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``leiserchess spsa`` subcommand's options (:mod:`camelpy.tools.games.weights_spsa`)."""
+    weights_spsa.add_arguments(parser, random_plies=2)
+    parser.add_argument("--rules", type=int, choices=RULES, default=2016, help="the rule set (default 2016)")
+
+
+def spsa_main(args: argparse.Namespace) -> int:
+    """Runs ``camelpy leiserchess spsa``: the weights tuned by playing games."""
+    return weights_spsa.main(
+        args,
+        GAME,
+        command="camelpy leiserchess spsa",
+        max_random_plies=MAX_RANDOM_PLIES,
+        extra={"rules": args.rules},
+    )

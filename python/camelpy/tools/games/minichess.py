@@ -37,8 +37,10 @@ __all__ = ["add_arguments", "main"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``camelpy minichess <runner|player|play|match|tune|perft> …``."""
-    sub = parser.add_subparsers(dest="tool", required=True, metavar="<runner|player|play|match|tune|perft>")
+    """``camelpy minichess <runner|player|play|match|tune|spsa|perft> …``."""
+    sub = parser.add_subparsers(
+        dest="tool", required=True, metavar="<runner|player|play|match|tune|spsa|perft>"
+    )
     runner = sub.add_parser(
         "runner",
         prog="camelpy minichess runner",
@@ -107,6 +109,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Generates self-play games and fits the player's evaluation weights to their results.",
     )
     minichess_tune.add_arguments(tune)
+    minichess_tune.add_spsa_arguments(
+        sub.add_parser(
+            "spsa",
+            prog="camelpy minichess spsa",
+            help="tune the evaluation weights by playing games (SPSA, in process)",
+            description="Tunes the player's evaluation weights by SPSA over self-play game pairs.",
+        )
+    )
     match = sub.add_parser(
         "match",
         prog="camelpy minichess match",
@@ -168,6 +178,8 @@ def main(args: argparse.Namespace) -> int:
         return _play(args)
     if args.tool == "tune":
         return minichess_tune.main(args)
+    if args.tool == "spsa":
+        return minichess_tune.spsa_main(args)
     if args.tool == "match":
         start = Board(args.start) if args.start is not None else None
         play_match([args.player1, args.player2], args.games, args.time_per_move, start=start, out=args.out)

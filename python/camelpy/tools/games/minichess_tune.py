@@ -26,10 +26,10 @@ from camelpy.minichess import (
     compare_weights,
     selfplay_samples,
 )
-from camelpy.tools.games import selfplay_tune
+from camelpy.tools.games import selfplay_tune, weights_spsa
 from camelpy.tools.games.selfplay_tune import EPOCHS, TuneResult
 
-__all__ = ["TuneResult", "add_arguments", "coefficients", "fit", "main"]
+__all__ = ["TuneResult", "add_arguments", "add_spsa_arguments", "coefficients", "fit", "main", "spsa_main"]
 
 COUNT = WEIGHT_NAMES.index("count")
 TEMPO = WEIGHT_NAMES.index("tempo")
@@ -96,3 +96,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Runs ``camelpy minichess tune``."""
     return selfplay_tune.main(args, GAME, max_random_plies=MAX_PLIES)
+
+
+def add_spsa_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``minichess spsa`` subcommand's options (:mod:`camelpy.tools.games.weights_spsa`)."""
+    weights_spsa.add_arguments(parser, random_plies=4)
+
+
+def spsa_main(args: argparse.Namespace) -> int:
+    """Runs ``camelpy minichess spsa``: the weights tuned by playing games."""
+    return weights_spsa.main(args, GAME, command="camelpy minichess spsa", max_random_plies=MAX_PLIES)
