@@ -66,6 +66,12 @@ pub trait Game: Clone + Send {
     /// end it). Default: never.
     const SELFPLAY_MAX_PLIES: usize = usize::MAX;
 
+    /// Whether [`Game::in_danger`] is false in every position (Leiserchess: nothing is ever capturable
+    /// the way a king in check is), so that a node one ply above the horizon has only quiescence below
+    /// it, which orders nothing by history: the search then tries such a node's noisy moves before it
+    /// generates the rest (see the search's move loop). Default: false.
+    const NEVER_IN_DANGER: bool = false;
+
     /// The game to search at `position`, evaluated with `weights`.
     fn from_position(position: &Self::Position, weights: Self::Weights) -> Self;
 

@@ -577,14 +577,25 @@ impl<G: Game> Worker<G> {
             }
         }
 
+        // A node one ply above the horizon with no table move, where nothing below can change the
+        // history (only quiescence follows, see `Game::NEVER_IN_DANGER`), searches its noisy moves
+        // before the rest are generated: they come first in its order anyway, and a cut among them
+        // spares the node the rest (for Leiserchess, classifying every move). The order, and so the
+        // search, is the one all the moves at once would give.
+        let noisy_first = depth == 1
+            && ply > 0
+            && G::NEVER_IN_DANGER
+            && self.settings.threats == 0
+            && entry.and_then(|e| e.mv).is_none();
         // The table's move is checked only now, when the node's moves are needed: a game may have to
         // generate them all to know (Leiserchess classifies them), which a node cut above never does.
-        let tt_move = entry.and_then(|e| e.mv).filter(|&m| game.is_legal(m));
-        let mut order = self.ordered_moves(game, p, false, tt_move);
-        if order.is_empty() {
+        let tt_move = if noisy_first { None } else { entry.and_then(|e| e.mv).filter(|&m| game.is_legal(m)) };
+        let mut order = self.ordered_moves(game, p, noisy_first, tt_move);
+        if order.is_empty() && !noisy_first {
             self.ordered[p] = order;
             return game.no_moves_value(ply);
         }
+        let mut noisy_stage = noisy_first;
 
         let alpha_in = alpha;
         let mut best = -VALUE_INFINITE;
@@ -595,10 +606,37 @@ impl<G: Game> Worker<G> {
         } else {
             usize::MAX
         };
-        for i in 0..order.len() {
-            next_in_order(&mut order, i);
+        let mut i = 0;
+        loop {
+            if i < order.len() {
+                next_in_order(&mut order, i);
+            }
+            if noisy_stage && (i == order.len() || order[i].score <= KILLER_ORDER) {
+                // The noisy moves that come before every killer and quiet move are searched: now all
+                // of the node's moves, those already searched again in front (a stable sort of them
+                // all puts them there, in the same order).
+                noisy_stage = false;
+                #[cfg(debug_assertions)]
+                let searched: Vec<G::Move> = order[..i].iter().map(|o| o.mv).collect();
+                self.ordered[p] = order;
+                order = self.ordered_moves(game, p, false, None);
+                if order.is_empty() {
+                    self.ordered[p] = order;
+                    return game.no_moves_value(ply);
+                }
+                if i > 0 {
+                    order.sort_by_key(|o| std::cmp::Reverse(o.score));
+                }
+                #[cfg(debug_assertions)]
+                debug_assert!(order.iter().map(|o| o.mv).take(i).eq(searched), "the noisy stage's order");
+                continue;
+            }
+            if i == order.len() {
+                break;
+            }
             let Ordered { mv, noisy, .. } = order[i];
             if i >= prune_after && !noisy && best > -VALUE_MATE_IN_MAX_PLY {
+                i += 1;
                 continue; // Late-move pruning: a quiet move this late is not searched.
             }
             game.play(mv);
@@ -638,6 +676,7 @@ impl<G: Game> Worker<G> {
                     }
                 }
             }
+            i += 1;
         }
         self.ordered[p] = order;
         let bound = if best >= beta {

@@ -326,6 +326,9 @@ impl Game for SearchGame {
 
     const DEFAULT_SETTINGS: SearchSettings = SearchSettings { late_moves: LATE_MOVES, ..SearchSettings::OFF };
 
+    /// [`Game::in_danger`] is always false: a king is hit by a turn, never captured on the next.
+    const NEVER_IN_DANGER: bool = true;
+
     fn from_position(position: &Position, weights: Weights) -> SearchGame {
         SearchGame::new(position, weights)
     }
