@@ -34,7 +34,9 @@ def test_an_undervalued_queen_is_raised(tmp_path: Path) -> None:
     assert "iteration 30/30" in result.stderr
     assert f"setoption name queen value {round(theta)}" in result.stdout
     assert (tmp_path / "q" / "spsa.png").stat().st_size > 0
-    assert (tmp_path / "q" / "tuned.csv").read_text().splitlines()[1].startswith(f"queen,{round(theta)},0,2000,")
+    assert (
+        (tmp_path / "q" / "tuned.csv").read_text().splitlines()[1].startswith(f"queen,{round(theta)},0,2000,")
+    )
 
 
 def test_a_leiserchess_run_replays_exactly_and_a_finished_one_is_not_played_again(tmp_path: Path) -> None:
@@ -61,7 +63,11 @@ def test_a_leiserchess_run_replays_exactly_and_a_finished_one_is_not_played_agai
     assert again.returncode == 0 and "iteration" not in again.stderr
     assert again.stdout == first.stdout
     other = _spsa("leiserchess", tmp_path / "a", *words[:-4], "--nodes", "400", "--seed", "5")
-    assert other.returncode == 2 and "holds a run with another" in other.stderr and '"nodes": 300' in other.stderr
+    assert (
+        other.returncode == 2
+        and "holds a run with another" in other.stderr
+        and '"nodes": 300' in other.stderr
+    )
     plot = _spsa("leiserchess", tmp_path / "a", "--plot")
     assert plot.returncode == 0 and plot.stdout == first.stdout
 
@@ -70,7 +76,11 @@ def test_a_leiserchess_run_replays_exactly_and_a_finished_one_is_not_played_agai
     ("game", "words", "message"),
     [
         ("leiserchess", ["--param", "queen"], "no spin option 'queen'"),
-        ("leiserchess", ["--param", "king_face=127,-300,200,10"], "min -300 is below the engine's minimum -200"),
+        (
+            "leiserchess",
+            ["--param", "king_face=127,-300,200,10"],
+            "min -300 is below the engine's minimum -200",
+        ),
         ("leiserchess", ["--param", "king_face", "--seed", str(2**31)], "--seed must be"),
         ("leiserchess", ["--param", "king_face", "--nodes", "0"], "--nodes must be"),
         ("leiserchess", [], "nothing to tune"),
