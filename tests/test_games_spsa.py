@@ -76,6 +76,7 @@ def test_a_leiserchess_run_replays_exactly_and_a_finished_one_is_not_played_agai
     ("game", "words", "message"),
     [
         ("leiserchess", ["--param", "queen"], "no spin option 'queen'"),
+        ("leiserchess", ["--param", "KING_FACE"], "'KING_FACE' is not a weight: expected one of pawn,"),
         (
             "leiserchess",
             ["--param", "king_face=127,-300,200,10"],

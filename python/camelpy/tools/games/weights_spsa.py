@@ -48,15 +48,14 @@ def tunable(game: TuneGame) -> dict[str, tuple[int, int, int]]:
     return {name: (game.defaults[name], *game.limits[name]) for name in game.names if name in game.limits}
 
 
-def _check(params: list[spsa.SpsaParam], game: TuneGame, command: str) -> None:
-    """Every parameter a weight of *game*, within its bounds where it has them."""
-    bounded = tunable(game)
+def _check_names(params: list[spsa.SpsaParam], game: TuneGame, command: str) -> None:
+    """Every parameter named as *game* spells its weight: :func:`spsa.params_from_args` has checked the
+    names and bounds as a UCI engine's options, whose names match in any case, and a weight's do not."""
     for param in params:
         if param.name not in game.names:
             raise ValueError(
                 f"{command}: {quote(param.name)} is not a weight: expected one of {', '.join(game.names)}"
             )
-    spsa.check_against_engine([p for p in params if p.name in bounded], bounded)
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, random_plies: int) -> None:
@@ -115,7 +114,7 @@ def main(
     }
     threads = int_arg(args.threads, "--threads", 1, 256)
     params = spsa.params_from_args(args, {**tunable(game), **_unbounded(args, game)})
-    _check(params, game, command)
+    _check_names(params, game, command)
     optimiser = spsa.Spsa(params, settings, seed=seed)
     run = {"game": command, **games}
     records = spsa.resume(optimiser, out, run)
