@@ -65,7 +65,7 @@ def test_a_leiserchess_run_replays_exactly_and_a_finished_one_is_not_played_agai
     other = _spsa("leiserchess", tmp_path / "a", *words[:-4], "--nodes", "400", "--seed", "5")
     assert (
         other.returncode == 2
-        and "holds a run with another" in other.stderr
+        and "holds a run whose games differ in nodes;" in other.stderr
         and '"nodes": 300' in other.stderr
     )
     plot = _spsa("leiserchess", tmp_path / "a", "--plot")

@@ -1028,10 +1028,14 @@ def resume(spsa: Spsa, out: Path, run: Mapping[str, Any]) -> list[dict[str, Any]
     saved = _load_json(state_path)
     if saved is None:
         return []
-    if saved.get("run") != json.loads(json.dumps(run)):
+    ours = json.loads(json.dumps(run))
+    theirs = saved.get("run")
+    if theirs != ours:
+        keys = sorted(set(ours) | set(theirs)) if isinstance(theirs, dict) else sorted(ours)
+        differ = [k for k in keys if not isinstance(theirs, dict) or theirs.get(k) != ours.get(k)]
         raise ValueError(
-            f"{quote(str(state_path))} holds a run with another engine, book or adjudication; use "
-            f"another --out folder (theirs: {json.dumps(saved.get('run'))})"
+            f"{quote(str(state_path))} holds a run whose games differ in {', '.join(differ)}; use "
+            f"another --out folder (theirs: {json.dumps(theirs)})"
         )
     try:
         spsa.restore(saved["spsa"])
