@@ -663,9 +663,14 @@ def parse_param(
 
 
 def _spin_option(name: str, spin: Mapping[str, tuple[int, int, int]]) -> tuple[int, int, int]:
+    return spin[_spin_name(name, spin)]
+
+
+def _spin_name(name: str, spin: Mapping[str, tuple[int, int, int]]) -> str:
+    """*name* as *spin* spells it (option names match in any case, as UCI's do)."""
     lowered = {key.lower(): key for key in spin}
     if name.lower() in lowered:
-        return spin[lowered[name.lower()]]
+        return lowered[name.lower()]
     close = difflib.get_close_matches(name, list(spin), n=3)
     hint = f" (did you mean {', '.join(quote(c) for c in close)}?)" if close else ""
     raise ValueError(f"the engine has no spin option {quote(name)}{hint}")
@@ -930,7 +935,8 @@ def settings_from_args(args: argparse.Namespace) -> SpsaSettings:
 
 def params_from_args(args: argparse.Namespace, spin: Mapping[str, tuple[int, int, int]]) -> list[SpsaParam]:
     """The parameters of ``--params`` and ``--param`` (:func:`add_run_arguments`), each within *spin*
-    (what may be tuned, ``name: (default, min, max)``).
+    (what may be tuned, ``name: (default, min, max)``) and named as *spin* spells it (names match in any
+    case, as UCI option names do).
 
     :raises: :exc:`ValueError` for none, a malformed one, or one *spin* lacks or whose range is wider.
     """
@@ -940,7 +946,7 @@ def params_from_args(args: argparse.Namespace, spin: Mapping[str, tuple[int, int
     if not params:
         raise ValueError("nothing to tune: give --params FILE or --param NAME[=DEFAULT,MIN,MAX[,C_END]]")
     check_against_engine(params, spin)
-    return params
+    return [dataclasses.replace(param, name=_spin_name(param.name, spin)) for param in params]
 
 
 def _engine_config(args: argparse.Namespace) -> Any:

@@ -48,16 +48,6 @@ def tunable(game: TuneGame) -> dict[str, tuple[int, int, int]]:
     return {name: (game.defaults[name], *game.limits[name]) for name in game.names if name in game.limits}
 
 
-def _check_names(params: list[spsa.SpsaParam], game: TuneGame, command: str) -> None:
-    """Every parameter named as *game* spells its weight: :func:`spsa.params_from_args` has checked the
-    names and bounds as a UCI engine's options, whose names match in any case, and a weight's do not."""
-    for param in params:
-        if param.name not in game.names:
-            raise ValueError(
-                f"{command}: {quote(param.name)} is not a weight: expected one of {', '.join(game.names)}"
-            )
-
-
 def add_arguments(parser: argparse.ArgumentParser, *, random_plies: int) -> None:
     """A game's ``spsa`` options (a game adds its own, such as ``--rules``)."""
     spsa.add_run_arguments(parser, what="the game's default weights and bounds")
@@ -114,7 +104,6 @@ def main(
     }
     threads = int_arg(args.threads, "--threads", 1, 256)
     params = spsa.params_from_args(args, {**tunable(game), **_unbounded(args, game)})
-    _check_names(params, game, command)
     optimiser = spsa.Spsa(params, settings, seed=seed)
     run = {"game": command, **games}
     records = spsa.resume(optimiser, out, run)
@@ -135,9 +124,10 @@ def main(
 def _unbounded(args: argparse.Namespace, game: TuneGame) -> dict[str, tuple[int, int, int]]:
     """Ranges for the weights *game* does not bound that ``--param``/``--params`` give in full (a bare
     name among them is refused with a hint)."""
+    unbounded = {name.lower(): name for name in game.names if name not in game.limits}
     for word in args.param:
-        name = word.partition("=")[0].strip()
-        if "=" not in word and name in game.names and name not in game.limits:
+        name = unbounded.get(word.partition("=")[0].strip().lower())
+        if "=" not in word and name is not None:
             raise ValueError(
                 f"--param {quote(word)}: the game does not bound {quote(name)}: give "
                 f"{name}=DEFAULT,MIN,MAX[,C_END[,R_END]] (its default is {game.defaults[name]})"
