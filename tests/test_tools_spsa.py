@@ -15,6 +15,7 @@ from camelpy.arena.engines import EngineConfig
 from camelpy.tools import cli
 from camelpy.tools.chess.spsa import (
     MIN_INTEGER_C,
+    STATE_VERSION,
     Spsa,
     SpsaParam,
     SpsaSettings,
@@ -24,6 +25,7 @@ from camelpy.tools.chess.spsa import (
     format_params,
     parse_param,
     read_params,
+    resume,
     simulated_match,
 )
 
@@ -110,6 +112,26 @@ def test_resume_gives_the_same_result_as_one_run(tmp_path: Path) -> None:
     second.run(play)
     assert second.theta == whole.theta
     assert second.history == whole.history
+
+
+@pytest.mark.parametrize(
+    ("theirs", "differ"),
+    [
+        ({"engine": "a", "book": "b"}, "differ in book;"),
+        ({"engine": "x", "book": "b", "nodes": 5}, "differ in book, engine, nodes;"),
+        ([1, 2], "differ in book, engine;"),  # not an object: all of ours differs
+        (None, "differ in book, engine;"),  # no run saved
+    ],
+)
+def test_resume_names_what_differs_in_the_saved_run(tmp_path: Path, theirs: object, differ: str) -> None:
+    spsa = Spsa(_params(), SpsaSettings(iterations=10), seed=2)
+    saved = {"camelpy_spsa": STATE_VERSION, "spsa": spsa.state(), "games": []}
+    if theirs is not None:
+        saved["run"] = theirs
+    (tmp_path / "state.json").write_text(json.dumps(saved))
+    with pytest.raises(ValueError, match="holds a run whose games ") as err:
+        resume(spsa, tmp_path, {"engine": "a", "book": None})
+    assert differ in str(err.value) and "use another --out folder" in str(err.value)
 
 
 def test_an_objective_that_fails_leaves_the_state_as_it_was() -> None:

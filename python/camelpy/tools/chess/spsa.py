@@ -1037,8 +1037,10 @@ def resume(spsa: Spsa, out: Path, run: Mapping[str, Any]) -> list[dict[str, Any]
     ours = json.loads(json.dumps(run))
     theirs = saved.get("run")
     if theirs != ours:
-        keys = sorted(set(ours) | set(theirs)) if isinstance(theirs, dict) else sorted(ours)
-        differ = [k for k in keys if not isinstance(theirs, dict) or theirs.get(k) != ours.get(k)]
+        if isinstance(theirs, dict):
+            differ = [k for k in sorted(set(ours) | set(theirs)) if theirs.get(k) != ours.get(k)]
+        else:  # no run saved, or not an object: all of ours differs
+            differ = sorted(ours)
         raise ValueError(
             f"{quote(str(state_path))} holds a run whose games differ in {', '.join(differ)}; use "
             f"another --out folder (theirs: {json.dumps(theirs)})"
