@@ -140,7 +140,7 @@ def test_analysis_line_and_its_evaluation_terms() -> None:
     assert trace.splitlines()[0].split() == ["term", "weight", "feature", "product"]
     for name in leiserchess.WEIGHT_NAMES:
         assert f"\n{name} " in trace
-    assert "evaluation for the side to move (Tangerine): -11" in trace  # the level start: the tempo
+    assert "evaluation for the side to move (Tangerine): -7" in trace  # the level start: the tempo
 
 
 def test_over_the_socket_a_game_an_illegal_move_and_an_analysis(client: TestClient) -> None:

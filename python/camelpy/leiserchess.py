@@ -304,7 +304,7 @@ def evaluate(board: Board, weights: Mapping[str, int] | None = None) -> Evaluati
     """The static evaluation of *board* with *weights* (names not given keep their defaults).
 
     >>> evaluate(Board()).value  # a level start: only the tempo
-    -11
+    -7
     >>> evaluate(Board("8/8/8/8/8/8/NW7/NN6nn W")).features["pawn"]
     1
     """

@@ -35,7 +35,9 @@ pub const NUM_WEIGHTS: usize = 11;
 
 /// The weights, in feature order. The pawn is set by hand (the unit); the others were fitted to
 /// self-play by `camelpy leiserchess tune --games 6000 --nodes 2000 --random-plies 4 --seed 7
-/// --threads 2 --freeze pawn` (222,144 positions) and beat the hand-set ones they replaced (README).
+/// --threads 2 --freeze pawn` (222,144 positions), which beat the hand-set ones they replaced (README),
+/// then tuned by games with `camelpy leiserchess spsa` (run `lc-spsa1`, 24,000 games at 4,000 nodes),
+/// which passed its SPRT at 10 s + 0.1 s (docs/guide/leiserchess.md).
 pub const WEIGHT_SPECS: [WeightSpec; NUM_WEIGHTS] = [
     WeightSpec {
         name: "pawn",
@@ -46,14 +48,14 @@ pub const WEIGHT_SPECS: [WeightSpec; NUM_WEIGHTS] = [
     },
     WeightSpec {
         name: "pawn_central",
-        default: -8,
+        default: -3,
         min: -100,
         max: 100,
         why: "each step a pawn stands nearer the centre (0-3)",
     },
     WeightSpec {
         name: "pawn_between",
-        default: 40,
+        default: 53,
         min: -100,
         max: 100,
         why: "a pawn inside the rectangle the two kings span",
@@ -67,47 +69,47 @@ pub const WEIGHT_SPECS: [WeightSpec; NUM_WEIGHTS] = [
     },
     WeightSpec {
         name: "king_centre",
-        default: 35,
+        default: 36,
         min: -100,
         max: 100,
         why: "each step a king stands nearer the centre (0-3)",
     },
     WeightSpec {
         name: "king_mobility",
-        default: 0,
+        default: -5,
         min: -100,
         max: 100,
         why: "each empty neighbour of a king off the enemy's beam",
     },
     WeightSpec {
         name: "laser_coverage",
-        default: 7,
+        default: 9,
         min: -100,
         max: 100,
         why: "each square the king's laser enters now",
     },
     WeightSpec {
         name: "laser_near_king",
-        default: 0,
+        default: 1,
         min: -100,
         max: 100,
         why: "how near the enemy king one's laser passes (NEAR_KING per square it enters)",
     },
     WeightSpec {
         name: "pawn_pinned",
-        default: 0,
+        default: 5,
         min: -200,
         max: 200,
         why: "a pawn on the enemy's beam, which may not move",
     },
     WeightSpec {
         name: "king_space",
-        default: 0,
+        default: 2,
         min: -100,
         max: 100,
         why: "each square of the king's quadrant away from the enemy king (1-64)",
     },
-    WeightSpec { name: "tempo", default: -11, min: -100, max: 100, why: "having the move" },
+    WeightSpec { name: "tempo", default: -7, min: -100, max: 100, why: "having the move" },
 ];
 
 camelpy_games::term_indices!(

@@ -474,10 +474,42 @@ mod tests {
 
     /// A 16 MiB searcher with `settings`, to `depth` on `fen` (2016 rules).
     fn search_with(fen: &str, settings: SearchSettings, depth: i32) -> SearchResult<Move> {
+        search_weighted(fen, settings, Weights::default(), depth)
+    }
+
+    /// [`search_with`] with the evaluation's `weights`.
+    fn search_weighted(
+        fen: &str,
+        settings: SearchSettings,
+        weights: Weights,
+        depth: i32,
+    ) -> SearchResult<Move> {
         let game = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
         let mut searcher = LeiserSearcher::new(16).unwrap();
         searcher.settings = settings;
+        searcher.weights = weights;
         searcher.search(&game, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
+    }
+
+    /// The weights before `camelpy leiserchess spsa` tuned them (run `lc-spsa1`), with which the
+    /// `threats` candidate was measured on game 20.0's position below.
+    fn weights_before_spsa() -> Weights {
+        let mut weights = Weights::default();
+        let before = [
+            ("pawn_central", -8),
+            ("pawn_between", 40),
+            ("king_centre", 35),
+            ("king_mobility", 0),
+            ("laser_coverage", 7),
+            ("laser_near_king", 0),
+            ("pawn_pinned", 0),
+            ("king_space", 0),
+            ("tempo", -11),
+        ];
+        for (name, value) in before {
+            assert!(weights.set(name, value), "{name}");
+        }
+        weights
     }
 
     /// Game 20.0 of the match of build 4bf539e against the course's reference player
@@ -521,11 +553,11 @@ mod tests {
     }
 
     /// Nodes at depth 5 from the start, 2016 rules, 16 MiB (see the test above).
-    const SIGNATURE_2016_DEPTH_5: u64 = 96_738;
+    const SIGNATURE_2016_DEPTH_5: u64 = 38_445;
     /// Nodes at depth 6 from the start, 2016 rules.
-    const SIGNATURE_2016_DEPTH_6: u64 = 210_616;
+    const SIGNATURE_2016_DEPTH_6: u64 = 61_024;
     /// Nodes at depth 4 from the start, 2018 rules.
-    const SIGNATURE_2018_DEPTH_4: u64 = 796_289;
+    const SIGNATURE_2018_DEPTH_4: u64 = 1_137_382;
 
     /// The `threats` candidate on a position of a lost game against the course's reference player
     /// (docs/guide/leiserchess.md, issue 40: match of build 4bf539e, game 20.0, Tangerine to move at ply
@@ -534,19 +566,22 @@ mod tests {
     /// a move that keeps the game, as the default search only finds at depth 7 (at depth 6 it plays
     /// h6h5, lost too); with `threats` 3, which looks for threats at fewer nodes, depth 6 keeps it. The
     /// searches here have every other setting off ([`SearchSettings::OFF`], the search the setting was
-    /// measured against; Leiserchess's default prunes late moves).
+    /// measured against; Leiserchess's default prunes late moves) and the weights of that time
+    /// ([`weights_before_spsa`]).
     #[test]
     fn the_threats_setting_sees_a_lost_games_king_hit() {
         let position = Position::new(Board::from_fen(LOST_GAME_20, Rules::R2016).unwrap());
+        let weights = weights_before_spsa();
         let best = |threats: i32, depth: i32| {
             let settings = SearchSettings { threats, ..SearchSettings::OFF };
-            search_with(LOST_GAME_20, settings, depth).best_move.unwrap()
+            search_weighted(LOST_GAME_20, settings, weights, depth).best_move.unwrap()
         };
         let lost = |mv: Move| {
             let mut after = position.clone();
             after.push_unchecked(mv);
             let mut searcher = LeiserSearcher::new(16).unwrap();
             searcher.settings = SearchSettings::OFF;
+            searcher.weights = weights;
             let reply = searcher.search(&after, Limits::to_depth(8), &AtomicBool::new(false), |_| {});
             matches!(reply.info.score, camelpy_games::Score::Mate(n) if n > 0)
         };
