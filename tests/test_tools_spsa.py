@@ -330,6 +330,7 @@ def test_the_command_plays_tiny_iterations_and_resumes(
         (["--param", "tempo_mg=12,100,-50"], "min 100 must be below max -50"),
         (["--param", "tempo_mg=500,-50,100"], "default 500 is outside its range [-50, 100]"),
         (["--param", "tempo_mg=12,-500,100"], "min -500 is below the engine's minimum -50"),
+        (["--param", "TEMPO_MG=12,-500,100"], "parameter 'tempo_mg': min -500 is below"),
         (["--param", "tempo_mg", "--gamma", "0.9"], "gamma must be below alpha"),
         (["--param", "tempo_mg", "--iterations", "0"], "iterations must be between 1"),
         (["--param", "tempo_mg", "--r-end", "0"], "--r-end must be above 0"),

@@ -945,8 +945,9 @@ def params_from_args(args: argparse.Namespace, spin: Mapping[str, tuple[int, int
     params += [parse_param(word, spin, r_end=args.r_end) for word in args.param]
     if not params:
         raise ValueError("nothing to tune: give --params FILE or --param NAME[=DEFAULT,MIN,MAX[,C_END]]")
+    params = [dataclasses.replace(param, name=_spin_name(param.name, spin)) for param in params]
     check_against_engine(params, spin)
-    return [dataclasses.replace(param, name=_spin_name(param.name, spin)) for param in params]
+    return params
 
 
 def _engine_config(args: argparse.Namespace) -> Any:
