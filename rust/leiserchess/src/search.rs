@@ -485,10 +485,20 @@ mod tests {
         depth: i32,
     ) -> SearchResult<Move> {
         let game = Position::new(Board::from_fen(fen, Rules::R2016).unwrap());
+        search_game(&game, settings, weights, depth)
+    }
+
+    /// A 16 MiB searcher with `settings` and `weights`, to `depth` on `game`.
+    fn search_game(
+        game: &Position,
+        settings: SearchSettings,
+        weights: Weights,
+        depth: i32,
+    ) -> SearchResult<Move> {
         let mut searcher = LeiserSearcher::new(16).unwrap();
         searcher.settings = settings;
         searcher.weights = weights;
-        searcher.search(&game, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
+        searcher.search(game, Limits::to_depth(depth), &AtomicBool::new(false), |_| {})
     }
 
     /// The weights before `camelpy leiserchess spsa` tuned them (run `lc-spsa1`), with which the
@@ -579,10 +589,7 @@ mod tests {
         let lost = |mv: Move| {
             let mut after = position.clone();
             after.push_unchecked(mv);
-            let mut searcher = LeiserSearcher::new(16).unwrap();
-            searcher.settings = SearchSettings::OFF;
-            searcher.weights = weights;
-            let reply = searcher.search(&after, Limits::to_depth(8), &AtomicBool::new(false), |_| {});
+            let reply = search_game(&after, SearchSettings::OFF, weights, 8);
             matches!(reply.info.score, camelpy_games::Score::Mate(n) if n > 0)
         };
         for (depth, default, threats) in [(5, "h5g4", &[1, 2][..]), (6, "h6h5", &[3][..])] {
