@@ -24,6 +24,7 @@ from camelpy.arena.match import run_match
 from camelpy.arena.openings import Opening, book_digest, load_openings
 from camelpy.arena.referee import Adjudication, MoveRecord, _adjudicate
 
+from tests.runs import logged_games, terminate_after_a_game
 from tests.system_packages import stockfish
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -322,3 +323,21 @@ def test_the_arena_sets_hidden_tuning_options() -> None:
     assert asyncio.run(nodes("option.rfp_margin=150")) != asyncio.run(nodes())
     with pytest.raises(EngineStartError, match="rejected its options: .*no_such_weight"):
         asyncio.run(nodes("option.no_such_weight=1"))
+
+
+@pytest.mark.parametrize("game", ["chess", "leiserchess"])
+def test_sigterm_stops_a_match_as_ctrl_c_does(game: str, tmp_path: Path) -> None:
+    # A match started in the background (where the shell ignores Ctrl-C for it) is stopped by `kill`:
+    # the games played stay in the log and the summary counts them.
+    out = tmp_path / game
+    engine = [sys.executable, "-m", "camelpy"] + (["leiserchess"] if game == "leiserchess" else [])
+    command = " ".join(engine)
+    status, err = terminate_after_a_game(
+        [sys.executable, "-m", "camelpy", "match", "--game", game, "--engine", command, "name=a", "depth=2",
+         "--engine", command, "name=b", "depth=1", "--rounds", "200", "--out", str(out)],
+        out / "games.jsonl",
+    )  # fmt: skip
+    assert status == 130 and "interrupted" in err and "Traceback" not in err, err
+    games = logged_games(out / "games.jsonl")
+    assert 1 <= games < 400
+    assert json.loads((out / "summary.json").read_text())["games"] == games

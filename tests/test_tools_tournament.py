@@ -11,6 +11,8 @@ import chess.pgn
 import pytest
 from camelpy.arena import ratings, tournament
 
+from tests.runs import logged_games, terminate_after_a_game
+
 DATA = Path(__file__).resolve().parent / "data"
 FAKE = f"{sys.executable} {DATA / 'tools' / 'fake_engine.py'}"
 
@@ -140,3 +142,17 @@ def test_round_robin_plays_writes_pgn_and_rates(tmp_path: Path) -> None:
         games = [g for g in iter(lambda: chess.pgn.read_game(f), None)]
     assert len(games) == 6 and all(not g.errors for g in games)
     assert (tmp_path / "out" / "ratings.txt").read_text().startswith("rank")
+
+
+def test_sigterm_stops_a_tournament_with_its_games_kept(tmp_path: Path) -> None:
+    path = _config(
+        tmp_path,
+        f'rounds = 500\nout = "out"\n[each]\nnodes = 1\n'
+        f'[[players]]\nname = "a"\ncmd = "{FAKE} random --seed 1"\n'
+        f'[[players]]\nname = "b"\ncmd = "{FAKE} random --seed 2"\n',
+    )
+    log = tmp_path / "out" / "games.jsonl"
+    command = [sys.executable, "-m", "camelpy", "tournament", str(path), "--quiet"]
+    status, err = terminate_after_a_game(command, log)
+    assert status == 130 and "interrupted" in err and "Traceback" not in err, err
+    assert 1 <= logged_games(log) < 1000

@@ -40,7 +40,7 @@ from camelpy.arena.events import EventLog, Observer
 from camelpy.arena.game import Answer, Rules
 from camelpy.arena.openings import MAX_PAIRS, Opening
 from camelpy.arena.referee import GameRecord, MoveRecord, result_event, summarize
-from camelpy.arena.runner import run_games
+from camelpy.arena.runner import run_games, stop_on_terminate
 from camelpy.arena.timeuse import TimeUse, summary_lines, time_use
 from camelpy.leiserchess import RULES, STARTING_FEN, Board
 
@@ -457,12 +457,10 @@ def run_pairs(
     done: list[GameRecord] = []
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        log = folder / "games.jsonl"
-        text = read_text(log, "out", "games log", limit=MAX_LOG_BYTES) if log.exists() else ""
-        done = _read_log(log, text, settings)
+        text, done = _logged_games(folder, settings)
         if not text.strip():
             header = json.dumps({"version": JSONL_VERSION, "settings": settings})
-            log.write_text(header + "\n", encoding="utf-8")
+            (folder / "games.jsonl").write_text(header + "\n", encoding="utf-8")
     finished = {(g.pair, g.game) for g in done}
     games = list(done)
 
@@ -500,6 +498,14 @@ def run_pairs(
     return games
 
 
+def _logged_games(folder: Path, settings: dict[str, Any]) -> tuple[str, list[GameRecord]]:
+    """The text of *folder*'s ``games.jsonl`` (empty when there is none) and its games, checked against
+    *settings*."""
+    log = folder / "games.jsonl"
+    text = read_text(log, "out", "games log", limit=MAX_LOG_BYTES) if log.exists() else ""
+    return text, _read_log(log, text, settings)
+
+
 def run_match(
     engines: tuple[EngineConfig, EngineConfig],
     *,
@@ -514,7 +520,9 @@ def run_match(
     report: Any = print,
 ) -> dict[str, Any]:
     """Plays *pairs* game pairs between *engines* (resuming the log in *out*) and returns the summary
-    (also written to ``summary.json``). With *sprt* the match stops once the test decides."""
+    (also written to ``summary.json``). With *sprt* the match stops once the test decides. Interrupted
+    (Ctrl-C; ``SIGTERM`` too under :func:`camelpy.arena.runner.stop_on_terminate`, as the command line
+    runs it), it writes the summary of every game in the log and raises :exc:`KeyboardInterrupt`."""
     settings = _settings(
         engines, {"rules": rules, "random_plies": random_plies, "seed": seed, "max_plies": max_plies}
     )
@@ -551,8 +559,23 @@ def run_match(
             observer=events.write,
         )
         ended = "stopped" if decided(games) else "finished"
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the summary of every game logged, then stop
+        _write_summary(folder, engines, _logged_games(folder, settings)[1], rules, sprt)
+        raise
     finally:
         events.emit("end", reason=ended)
+    return _write_summary(folder, engines, games, rules, sprt)
+
+
+def _write_summary(
+    folder: Path,
+    engines: tuple[EngineConfig, EngineConfig],
+    games: list[GameRecord],
+    rules: int,
+    sprt: stats.SPRT | None,
+) -> dict[str, Any]:
+    """The summary of *games* (their time use and *sprt*'s state included), written to *folder*'s
+    ``summary.json``."""
     summary = _summary(engines, games, rules)
     uses = [time_use(games, engine.name) for engine in engines]
     if any(use.games for use in uses):
@@ -623,17 +646,18 @@ def main(args: argparse.Namespace) -> int:
     command's defaults and its ``--sprt ELO0 ELO1``)."""
     if len(args.engine) != 2:
         raise ValueError(f"give two --engine, got {len(args.engine)}")
-    return play_and_print(
-        (parse_engine(args.engine[0], args.each), parse_engine(args.engine[1], args.each)),
-        rounds=args.rounds,
-        out=args.out,
-        rules=args.rules,
-        random_plies=args.random_plies,
-        seed=args.seed,
-        max_plies=args.max_plies,
-        concurrency=args.concurrency,
-        sprt=stats.SPRT(args.sprt[0], args.sprt[1]) if args.sprt else None,
-    )
+    with stop_on_terminate():
+        return play_and_print(
+            (parse_engine(args.engine[0], args.each), parse_engine(args.engine[1], args.each)),
+            rounds=args.rounds,
+            out=args.out,
+            rules=args.rules,
+            random_plies=args.random_plies,
+            seed=args.seed,
+            max_plies=args.max_plies,
+            concurrency=args.concurrency,
+            sprt=stats.SPRT(args.sprt[0], args.sprt[1]) if args.sprt else None,
+        )
 
 
 def play_and_print(

@@ -48,7 +48,7 @@ from camelpy.arena.referee import (
     check_sprt,
     summarize,
 )
-from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule
+from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule, stop_on_terminate
 from camelpy.arena.timeuse import time_use
 
 __all__ = ["MatchResult", "run_match", "summarize"]
@@ -269,7 +269,8 @@ def main(args: argparse.Namespace) -> int:
         raise ValueError(f"a match needs exactly two --engine options, got {len(args.engine)}")
     engine1, engine2 = (parse_engine(words, args.each) for words in args.engine)
     _refuse_other_games(args)
-    return _GAMES[args.game].play(args, engine1, engine2)
+    with stop_on_terminate():
+        return _GAMES[args.game].play(args, engine1, engine2)
 
 
 def _chess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:

@@ -18,9 +18,10 @@ import dataclasses
 import importlib
 import json
 import os
+import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,7 +33,7 @@ from camelpy.arena.events import Observer
 from camelpy.arena.openings import Opening
 from camelpy.arena.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game, result_event
 
-__all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_games", "run_schedule"]
+__all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_games", "run_schedule", "stop_on_terminate"]
 
 JSONL_VERSION = 1
 """Format version written in the header line of ``games.jsonl``."""
@@ -312,6 +313,38 @@ def run_games(
         except KeyboardInterrupt:
             stop.set()
             raise
+
+
+@contextlib.contextmanager
+def stop_on_terminate() -> Iterator[None]:
+    """While inside, ``SIGTERM`` (``kill PID``) stops a run as Ctrl-C does: it raises
+    :exc:`KeyboardInterrupt` in the main thread, so the games played are kept and the summary is
+    written. A match started in the background, for which the shell ignores Ctrl-C, is stopped this
+    way. Outside the main thread it changes nothing; on leaving, the previous handler is back.
+
+    >>> before = signal.getsignal(signal.SIGTERM)
+    >>> with stop_on_terminate():
+    ...     signal.getsignal(signal.SIGTERM) is not before
+    True
+    >>> signal.getsignal(signal.SIGTERM) is before
+    True
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        on_ctrl_c = signal.getsignal(signal.SIGINT)
+        if callable(on_ctrl_c) and on_ctrl_c is not signal.default_int_handler:
+            on_ctrl_c(signum, frame)  # asyncio.run's: cancels the games' loop, then raises KeyboardInterrupt
+        else:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def run_schedule(

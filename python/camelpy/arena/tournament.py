@@ -83,7 +83,7 @@ from camelpy.arena.match import adjudication_from_args
 from camelpy.arena.openings import MAX_PAIRS, Opening, book_digest, choose, load_openings
 from camelpy.arena.ratings import RatingTable, fit_ratings
 from camelpy.arena.referee import DEFAULT_HANG_TIMEOUT, Adjudication, GameRecord
-from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule
+from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule, stop_on_terminate
 from camelpy.leiserchess import RULES
 
 if sys.version_info >= (3, 11):
@@ -545,7 +545,8 @@ def main(args: argparse.Namespace) -> int:
     backend = cluster.ray_backend(args.ray, "camelpy tournament --ray")
     if backend == "ray" and not args.concurrency:  # the config's concurrency is this machine's
         config = dataclasses.replace(config, concurrency=cluster.cluster_cpus(cluster.ray_module()))
-    result = run_tournament(config, quiet=args.quiet, backend=backend)
+    with stop_on_terminate():
+        result = run_tournament(config, quiet=args.quiet, backend=backend)
     print(f"Games: {len(result.games)}")
     print(result.table)
     return 0
