@@ -318,9 +318,10 @@ def run_games(
 @contextlib.contextmanager
 def stop_on_terminate() -> Iterator[None]:
     """While inside, ``SIGTERM`` (``kill PID``) stops a run as Ctrl-C does: it raises
-    :exc:`KeyboardInterrupt` in the main thread, so the games played are kept and the summary is
-    written. A match started in the background, for which the shell ignores Ctrl-C, is stopped this
-    way. Outside the main thread it changes nothing; on leaving, the previous handler is back.
+    :exc:`KeyboardInterrupt` in the main thread (through asyncio's Ctrl-C handler while one is
+    installed), so the games played are kept and the summary is written. A match started in the
+    background, for which the shell ignores Ctrl-C, is stopped this way. Outside the main thread it
+    changes nothing; on leaving, the previous handler is back.
 
     >>> before = signal.getsignal(signal.SIGTERM)
     >>> with stop_on_terminate():
