@@ -88,7 +88,10 @@ def test_bad_files_and_chess960_openings(tmp_path: Path, capsys: pytest.CaptureF
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery differs on Windows")
-def test_ctrl_c_writes_every_finished_game_and_the_command_resumes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "kill"])
+def test_ctrl_c_or_kill_writes_every_finished_game_and_the_command_resumes(
+    signum: signal.Signals, tmp_path: Path
+) -> None:
     pytest.importorskip("numpy")
     out = tmp_path / "g.bin"
     command = [sys.executable, "-m", "camelpy", "datagen", "--out", str(out), "--nodes", "500", "--seed", "4"]
@@ -96,7 +99,7 @@ def test_ctrl_c_writes_every_finished_game_and_the_command_resumes(tmp_path: Pat
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 32 + 40 * 32):
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     try:
         _, err = proc.communicate(timeout=30)
     finally:

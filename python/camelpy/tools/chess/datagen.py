@@ -29,6 +29,7 @@ import chess
 
 from camelpy import _core, cluster
 from camelpy.arena.openings import load_openings
+from camelpy.arena.runner import stop_on_terminate
 from camelpy.data import DEFAULTS, Summary, export_text, generate
 
 __all__ = ["Display", "add_arguments", "flag_words", "main", "progress_line", "summary_line"]
@@ -191,26 +192,27 @@ def main(args: argparse.Namespace) -> int:
             display = Display(args.games, stream, args.out)
             started = time.perf_counter()
             try:
-                summary = generate(
-                    args.out,
-                    games=args.games,
-                    seed=args.seed,
-                    workers=args.threads,
-                    nodes=args.nodes,
-                    depth=args.depth,
-                    random_plies=args.random_plies,
-                    openings=_openings(args),
-                    hash_mb=args.hash_mb,
-                    win_score=args.win_score,
-                    win_plies=args.win_plies,
-                    draw_score=args.draw_score,
-                    draw_plies=args.draw_plies,
-                    draw_after=args.draw_after,
-                    max_plies=args.max_plies,
-                    eval_file=args.eval_file,
-                    progress=display,
-                    backend=backend,
-                )
+                with stop_on_terminate():  # `kill` stops it as Ctrl-C does
+                    summary = generate(
+                        args.out,
+                        games=args.games,
+                        seed=args.seed,
+                        workers=args.threads,
+                        nodes=args.nodes,
+                        depth=args.depth,
+                        random_plies=args.random_plies,
+                        openings=_openings(args),
+                        hash_mb=args.hash_mb,
+                        win_score=args.win_score,
+                        win_plies=args.win_plies,
+                        draw_score=args.draw_score,
+                        draw_plies=args.draw_plies,
+                        draw_after=args.draw_after,
+                        max_plies=args.max_plies,
+                        eval_file=args.eval_file,
+                        progress=display,
+                        backend=backend,
+                    )
             except KeyboardInterrupt:
                 display.close()
                 seconds = time.perf_counter() - started
