@@ -48,7 +48,9 @@ fn check_node(pos: &mut Position) {
     let before = (pos.fen(), pos.key(), pos.checkers(), pos.pinned());
     for &mv in all.iter() {
         assert!(pos.is_legal(mv));
+        let gives_check = pos.gives_check(mv);
         pos.play_unchecked(mv);
+        assert_eq!(gives_check, pos.is_check(), "gives_check({mv:?}) in {}", before.0);
         assert_eq!(pos.key(), pos.compute_key(), "after {mv:?}");
         assert_eq!(pos.last_move(), Some(mv));
         assert_eq!(pos.last_move(), pos.moves_played().last().flatten());

@@ -1,5 +1,6 @@
 //! The position: state, make/unmake, FEN, Zobrist keys, validation.
 
+mod check;
 mod fen;
 mod position;
 mod see;

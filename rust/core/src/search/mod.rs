@@ -711,17 +711,20 @@ impl Searcher<'_> {
             let quiet = !capture && mv.promotion().is_none();
 
             // Step 9. Pruning of late, hopeless moves once a non-losing line is known. Late-move and
-            // futility pruning spare moves that give check (known only once the move is made).
-            let mut quiet_prunable = false;
+            // futility pruning spare moves that give check.
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY && !in_check {
                 if quiet {
                     let lmp_count = (self.sp.lmp_base + depth * depth) >> i32::from(not_improving);
                     let late = depth <= self.sp.lmp_max_depth && quiets_tried.len() as i32 >= lmp_count;
                     let futile = depth <= self.sp.futility_max_depth
                         && static_eval + self.sp.futility_base + self.sp.futility_per_depth * depth <= alpha;
-                    quiet_prunable = late || futile;
+                    if (late || futile) && !pos.gives_check(mv) {
+                        continue;
+                    }
                 }
-                if depth <= self.sp.see_prune_max_depth {
+                // A move of the picker's good-captures stage has passed SEE >= 0 there, so it passes this
+                // threshold (at most zero: the margins' ranges are positive) without a second exchange.
+                if depth <= self.sp.see_prune_max_depth && picker.stage() != Stage::GoodCaptures {
                     let margin = if quiet { self.sp.see_quiet_margin } else { self.sp.see_capture_margin };
                     if !pos.see_ge(mv, -margin * depth) {
                         continue;
@@ -737,10 +740,6 @@ impl Searcher<'_> {
             let history_score =
                 if quiet && self.sp.lmr_history_divisor != 0 { self.quiet_score(pos, mv, rows) } else { 0 };
             self.play(pos, mv);
-            if quiet_prunable && !pos.is_check() {
-                self.undo(pos);
-                continue;
-            }
             self.stack[ply as usize].moved = moved;
             searched += 1;
             // Step 10. Check extension.
