@@ -29,6 +29,8 @@ from camelpy.tools.chess.spsa import (
     simulated_match,
 )
 
+from tests.runs import terminate_when
+
 DATA = Path(__file__).resolve().parent / "data"
 OPTIMUM = {"x": 60, "y": 10, "z": 250}
 WIDTH = {"x": 25, "y": 25, "z": 125}  # this far from the optimum costs 100 Elo
@@ -397,3 +399,28 @@ def test_an_interrupted_command_continues_where_it_stopped(
     parts = json.loads((tmp_path / "parts" / "state.json").read_text())
     assert parts["spsa"] == whole["spsa"] and parts["games"] == whole["games"]
     assert whole["spsa"]["theta"][0] > 0  # moved towards 30
+
+
+def test_kill_stops_the_command_as_ctrl_c_does_and_it_resumes(tmp_path: Path) -> None:
+    """SIGTERM (``kill``; what stops a run started in the background) after the first whole iteration:
+    status 130, the iterations played are kept, and the same command continues from them."""
+    out = tmp_path / "run"
+    command = [
+        sys.executable, "-m", "camelpy", "spsa", "--out", str(out), "--engine", ENGINE, "nodes=100",
+        "--param", "tempo_mg=12,-50,100,5", "--iterations", "200", "--pairs", "1", "--seed", "3",
+        "--openings", str(DATA / "balanced.epd"), "--concurrency", "1", "--maxmoves", "40",
+    ]  # fmt: skip
+
+    def iterations() -> int:
+        try:
+            return len(json.loads((out / "state.json").read_text())["games"])
+        except (OSError, ValueError):  # not written yet, or being replaced
+            return 0
+
+    status, err = terminate_when(command, lambda: iterations() >= 1)
+    assert status == 130 and "interrupted" in err and "Traceback" not in err, err
+    kept = iterations()
+    assert 1 <= kept < 200
+    # The same command continues after the iterations kept (stopped again one iteration later).
+    status, err = terminate_when(command, lambda: iterations() > kept)
+    assert status == 130 and f"resuming at iteration {kept + 1}/200" in err, err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -144,15 +145,22 @@ def test_round_robin_plays_writes_pgn_and_rates(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "ratings.txt").read_text().startswith("rank")
 
 
-def test_sigterm_stops_a_tournament_with_its_games_kept(tmp_path: Path) -> None:
-    path = _config(
-        tmp_path,
-        f'rounds = 500\nout = "out"\n[each]\nnodes = 1\n'
-        f'[[players]]\nname = "a"\ncmd = "{FAKE} random --seed 1"\n'
-        f'[[players]]\nname = "b"\ncmd = "{FAKE} random --seed 2"\n',
-    )
+@pytest.mark.parametrize("game", ["chess", "leiserchess"])
+def test_sigterm_stops_a_tournament_with_its_games_kept_and_rated(tmp_path: Path, game: str) -> None:
+    if game == "chess":
+        players = "".join(f'[[players]]\nname = "{n}"\ncmd = "{FAKE} random --seed {n}"\n' for n in "ab")
+        text = f'rounds = 500\nout = "out"\n[each]\nnodes = 1\n{players}'
+    else:
+        engine = f"{sys.executable} -m camelpy leiserchess"
+        players = "".join(f'[[players]]\nname = "{n}"\ncmd = "{engine}"\ndepth = 1\n' for n in "ab")
+        text = f'game = "leiserchess"\nrounds = 500\nout = "out"\n{players}'
     log = tmp_path / "out" / "games.jsonl"
-    command = [sys.executable, "-m", "camelpy", "tournament", str(path), "--quiet"]
+    command = [sys.executable, "-m", "camelpy", "tournament", str(_config(tmp_path, text)), "--quiet"]
     status, err = terminate_after_a_game(command, log)
     assert status == 130 and "interrupted" in err and "Traceback" not in err, err
     assert 1 <= logged_games(log) < 1000
+    # The games played are rated, as at the end of a whole tournament.
+    rated = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    rated = [g for g in rated if g["result"] != "*"]
+    rows = (tmp_path / "out" / "ratings.txt").read_text().splitlines()[1:3]
+    assert {row.split()[1]: int(row.split()[4]) for row in rows} == {"a": len(rated), "b": len(rated)}

@@ -91,7 +91,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python < 3.11
     import tomli as tomllib
 
-__all__ = ["TournamentConfig", "TournamentResult", "parse_config", "run_tournament", "schedule", "standings"]
+__all__ = [
+    "TournamentConfig",
+    "TournamentInterrupted",
+    "TournamentResult",
+    "parse_config",
+    "run_tournament",
+    "schedule",
+    "standings",
+]
 
 MAX_CONFIG_BYTES = 1 << 20
 """Largest tournament config read (1 MiB): a config of hundreds of players is tens of kilobytes."""
@@ -393,13 +401,35 @@ def run_tournament(
     once (:func:`camelpy.arena.runner.run_schedule`); chess only.
 
     :raises: :exc:`ValueError` for an engine that cannot start, an output folder of another run or a
-        Leiserchess tournament on Ray.
+        Leiserchess tournament on Ray; :exc:`TournamentInterrupted` (a :exc:`KeyboardInterrupt`) on Ctrl-C
+        once games were played, with them rated.
     """
     _check_config(config)
     cluster.check_backend(backend)
     if config.game != "chess" and backend != "local":
         raise ValueError("--ray plays chess tournaments; a Leiserchess tournament runs on this machine")
-    records = _PLAY[config.game](config, quiet, backend)
+    records: list[GameRecord] = []
+    try:
+        _PLAY[config.game](config, quiet, backend, records)
+    except KeyboardInterrupt:
+        if not records:
+            raise
+        raise TournamentInterrupted(_rate(config, records)) from None
+    return _rate(config, records)
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """A tournament stopped by Ctrl-C (or ``SIGTERM`` under
+    :func:`camelpy.arena.runner.stop_on_terminate`): :attr:`result` rates the games played so far, as
+    ``ratings.txt`` in the output folder does; running it again resumes it."""
+
+    def __init__(self, result: TournamentResult) -> None:
+        super().__init__(f"interrupted after {len(result.games)} games")
+        self.result = result
+
+
+def _rate(config: TournamentConfig, records: list[GameRecord]) -> TournamentResult:
+    """*records* rated, the table written to the output folder's ``ratings.txt``."""
     table = fit_ratings(
         ((r.white, r.black, r.score_for(r.white)) for r in records if r.result != "*"),
         config.anchor,
@@ -410,12 +440,12 @@ def run_tournament(
     return TournamentResult(tuple(records), table)
 
 
-def _play_chess(config: TournamentConfig, quiet: bool, backend: str) -> list[GameRecord]:
-    """A chess tournament's games (:func:`camelpy.arena.runner.run_schedule`), earlier runs' too."""
+def _play_chess(config: TournamentConfig, quiet: bool, backend: str, records: list[GameRecord]) -> None:
+    """Plays a chess tournament's games (:func:`camelpy.arena.runner.run_schedule`) into *records*,
+    which first gets earlier runs' games."""
     specs = schedule(config)
     log = None
     events: EventLog | None = None
-    records: list[GameRecord] = []
     if config.out:
         settings = {
             "players": [p.to_json() for p in config.players],
@@ -428,7 +458,7 @@ def _play_chess(config: TournamentConfig, quiet: bool, backend: str) -> list[Gam
             "adjudication": dataclasses.asdict(config.adjudication),
         }
         log = GameLog(config.out, settings, "camelpy tournament")
-        records = log.open()
+        records.extend(log.open())
         events = EventLog(config.out)
     done = {(r.pair, r.game) for r in records}
     progress = Progress(len(specs), len(records), quiet=quiet)
@@ -461,12 +491,12 @@ def _play_chess(config: TournamentConfig, quiet: bool, backend: str) -> list[Gam
         ended = "finished"
     finally:
         _close(progress, events, ended)
-    return records
 
 
-def _play_leiserchess(config: TournamentConfig, quiet: bool, backend: str) -> list[GameRecord]:
-    """A Leiserchess tournament's games, earlier runs' too: each round, each pairing plays one pair from
-    its random opening (:func:`camelpy.arena.leiserchess.run_pairs`)."""
+def _play_leiserchess(config: TournamentConfig, quiet: bool, backend: str, records: list[GameRecord]) -> None:
+    """Plays a Leiserchess tournament's games into *records* (earlier runs' too, once a game is played
+    or when it ends): each round, each pairing plays one pair from its random opening
+    (:func:`camelpy.arena.leiserchess.run_pairs`)."""
     plan = pairings(config)
     if config.rounds * len(plan) > MAX_PAIRS:
         raise ValueError(f"too many game pairs: {config.rounds * len(plan)} (at most {MAX_PAIRS})")
@@ -488,13 +518,14 @@ def _play_leiserchess(config: TournamentConfig, quiet: bool, backend: str) -> li
         events.begin("tournament", "camelpy tournament", names, total)
 
     def on_game(result: GameRecord, games: list[GameRecord]) -> None:
+        records[:] = games
         if events is not None:
             events.emit("standings", rows=standings(names, games))
         progress.update(len(games), f"{result.white} {result.result} {result.black}")
 
     ended = "interrupted"
     try:
-        games = run_pairs(
+        records[:] = run_pairs(
             config.players,
             plan * config.rounds,
             out=config.out,
@@ -511,7 +542,6 @@ def _play_leiserchess(config: TournamentConfig, quiet: bool, backend: str) -> li
         ended = "finished"
     finally:
         _close(progress, events, ended)
-    return games
 
 
 def _close(progress: Progress, events: EventLog | None, ended: str) -> None:
@@ -522,7 +552,8 @@ def _close(progress: Progress, events: EventLog | None, ended: str) -> None:
 
 
 _PLAY = {"chess": _play_chess, "leiserchess": _play_leiserchess}
-"""How each game's tournament plays its games (:data:`GAMES`), given the config, *quiet* and the backend."""
+"""How each game's tournament plays its games (:data:`GAMES`), given the config, *quiet*, the backend and
+the list to fill."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -545,8 +576,13 @@ def main(args: argparse.Namespace) -> int:
     backend = cluster.ray_backend(args.ray, "camelpy tournament --ray")
     if backend == "ray" and not args.concurrency:  # the config's concurrency is this machine's
         config = dataclasses.replace(config, concurrency=cluster.cluster_cpus(cluster.ray_module()))
-    with stop_on_terminate():
-        result = run_tournament(config, quiet=args.quiet, backend=backend)
+    try:
+        with stop_on_terminate():
+            result = run_tournament(config, quiet=args.quiet, backend=backend)
+    except TournamentInterrupted as stop:  # the games so far rated, then "interrupted" (status 130)
+        print(f"Games: {len(stop.result.games)} (interrupted)")
+        print(stop.result.table)
+        raise
     print(f"Games: {len(result.games)}")
     print(result.table)
     return 0

@@ -1068,6 +1068,8 @@ def play_iterations(
     returns their record: ``wins``, ``draws`` and ``losses`` of the ``+`` side (its score difference is
     ``wins − losses``) and anything else worth keeping.
     """
+    from camelpy.arena.runner import stop_on_terminate
+
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / "state.json"
     record: dict[str, Any] = {}
@@ -1084,18 +1086,19 @@ def play_iterations(
     if spsa.iteration and not quiet and not spsa.done:
         print(f"resuming at iteration {spsa.iteration + 1}/{spsa.settings.iterations}", file=sys.stderr)
     save()
-    while not spsa.done:
-        step = spsa.step(objective)
-        games.append(dict(record))
-        save()
-        if not quiet:
-            moved = " ".join(f"{n}={t:.2f}" for n, t in spsa.theta.items())
-            print(
-                f"iteration {step.iteration + 1}/{spsa.settings.iterations}: +{record['wins']}="
-                f"{record['draws']}-{record['losses']} (plus - minus {step.result:+g}) {moved}",
-                file=sys.stderr,
-                flush=True,
-            )
+    with stop_on_terminate():  # `kill` stops it as Ctrl-C does: the iteration under way is played again
+        while not spsa.done:
+            step = spsa.step(objective)
+            games.append(dict(record))
+            save()
+            if not quiet:
+                moved = " ".join(f"{n}={t:.2f}" for n, t in spsa.theta.items())
+                print(
+                    f"iteration {step.iteration + 1}/{spsa.settings.iterations}: +{record['wins']}="
+                    f"{record['draws']}-{record['losses']} (plus - minus {step.result:+g}) {moved}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     _write_outputs(spsa, out)
     print(_report(spsa))
     print(f"wrote {out / 'result.txt'}, {out / 'tuned.csv'}, {out / 'spsa.png'}", file=sys.stderr)
