@@ -169,6 +169,10 @@ def test_readme_is_a_front_door() -> None:
     guide = sorted(path.relative_to(ROOT).as_posix() for path in (DOCS / "guide").glob("*.md"))
     unlinked = [page for page in guide if page not in {urlsplit(link).path for link in local}]
     assert guide and not unlinked, f"guide pages the README does not link: {unlinked}"
+    # The bench signature it quotes is the one the core's test pins.
+    pinned = (ROOT / "rust" / "core" / "tests" / "search.rs").read_text(encoding="utf-8")
+    signature = re.search(r"const BENCH_SIGNATURE: u64 = ([\d_]+);", pinned)[1].replace("_", "")  # type: ignore[index]
+    assert f"node count ({signature}, the signature" in text
 
 
 def test_readme_getting_started_and_ci_run_the_same_test_command() -> None:
