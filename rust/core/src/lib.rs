@@ -21,7 +21,7 @@ pub mod threads;
 pub mod tt;
 pub mod types;
 
-pub use board::{Position, STARTING_FEN};
+pub use board::{CheckSquares, Position, STARTING_FEN};
 pub use data::DataError;
 pub use error::{AllocError, FenError, FenField, MoveError, PositionError};
 /// FNV-1a at its old path: it lives in [`hash::fnv`].

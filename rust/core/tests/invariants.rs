@@ -46,9 +46,11 @@ fn check_node(pos: &mut Position) {
 
     // Every move: make, check, unmake restores everything.
     let before = (pos.fen(), pos.key(), pos.checkers(), pos.pinned());
+    let check_squares = pos.check_squares();
     for &mv in all.iter() {
         assert!(pos.is_legal(mv));
         let gives_check = pos.gives_check(mv);
+        assert_eq!(pos.gives_check_with(mv, &check_squares), gives_check, "{mv:?} in {}", before.0);
         pos.play_unchecked(mv);
         assert_eq!(gives_check, pos.is_check(), "gives_check({mv:?}) in {}", before.0);
         assert_eq!(pos.key(), pos.compute_key(), "after {mv:?}");

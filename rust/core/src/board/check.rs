@@ -1,14 +1,92 @@
 //! Does a move give check? Answered from the board before the move, without making it: the search asks
 //! it of the quiet moves it prunes (a pruned move that gives check is searched after all), most of
-//! which would otherwise be made and taken back only to look at the other king.
+//! which would otherwise be made and taken back only to look at the other king. For many moves of one
+//! position, [`CheckSquares`] holds what they share, so that each ordinary move costs two bit tests.
 
 use super::position::{castling_destinations, Position};
 use crate::{
-    attacks::{between, bishop_rays, knight_attacks, pawn_attacks, rook_rays},
-    types::{Move, MoveKind, PieceType, Square},
+    attacks::{
+        between, bishop_attacks, bishop_rays, knight_attacks, line, pawn_attacks, rook_attacks, rook_rays,
+    },
+    types::{Bitboard, Move, MoveKind, PieceType, Square},
 };
 
+/// What the moves of the side to move need to give check, computed once for a position
+/// ([`Position::check_squares`]) and used by [`Position::gives_check_with`] for each move.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckSquares {
+    /// The other side's king.
+    king: Square,
+    /// For each piece kind, the squares from which a piece of that kind would attack the king, with
+    /// the board as it is.
+    by_type: [Bitboard; 6],
+    /// The side to move's pieces that alone stand between one of its sliders and the king: moving one
+    /// off that line uncovers a check.
+    discoverers: Bitboard,
+}
+
 impl Position {
+    /// What the side to move's moves need to give check (see [`Position::gives_check_with`]).
+    ///
+    /// ```
+    /// use camelpy_core::Position;
+    /// let pos = Position::from_fen("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", false).unwrap();
+    /// let checks = pos.check_squares();
+    /// assert!(pos.gives_check_with(pos.parse_uci("e4c5").unwrap(), &checks)); // uncovers the rook
+    /// assert!(pos.gives_check_with(pos.parse_uci("e4f6").unwrap(), &checks)); // and checks itself
+    /// assert!(!pos.gives_check_with(pos.parse_uci("f1g2").unwrap(), &checks));
+    /// ```
+    pub fn check_squares(&self) -> CheckSquares {
+        let us = self.side_to_move();
+        let king = self.king(us.flip());
+        let occupied = self.occupied();
+        let (bishop, rook) = (bishop_attacks(king, occupied), rook_attacks(king, occupied));
+        let by_type = [
+            pawn_attacks(us.flip(), king),
+            knight_attacks(king),
+            bishop,
+            rook,
+            bishop | rook,
+            Bitboard::EMPTY,
+        ];
+        let queens = self.pieces(PieceType::Queen);
+        let snipers = ((bishop_rays(king) & (self.pieces(PieceType::Bishop) | queens))
+            | (rook_rays(king) & (self.pieces(PieceType::Rook) | queens)))
+            & self.colored(us);
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = (between(king, sniper) & occupied).without(sniper);
+            if !blockers.has_more_than_one() {
+                discoverers |= blockers & self.colored(us);
+            }
+        }
+        CheckSquares { king, by_type, discoverers }
+    }
+
+    /// [`Position::gives_check`] with the position's [`CheckSquares`] (`checks`, from
+    /// [`Position::check_squares`] of this position): an ordinary move checks if its piece lands on a
+    /// checking square of its kind, or if it is a discoverer leaving its line. A slider cannot check
+    /// through the square it leaves: in a legal position it did not attack the king from there, so
+    /// whatever blocked that line still does. Promotions, en passant and castling take the general way.
+    ///
+    /// ```
+    /// use camelpy_core::Position;
+    /// let pos = Position::from_fen("4k3/8/8/8/2B1N3/8/8/4RK2 w - - 0 1", false).unwrap();
+    /// let checks = pos.check_squares();
+    /// for &mv in pos.legal_moves().iter() {
+    ///     assert_eq!(pos.gives_check_with(mv, &checks), pos.gives_check(mv));
+    /// }
+    /// ```
+    #[inline]
+    pub fn gives_check_with(&self, mv: Move, checks: &CheckSquares) -> bool {
+        if mv.kind() != MoveKind::Normal {
+            return self.gives_check(mv);
+        }
+        let (from, to) = (mv.from(), mv.to());
+        checks.by_type[self.piece_type_on_occupied(from) as usize].has(to)
+            || (checks.discoverers.has(from) && !line(from, checks.king).has(to))
+    }
+
     /// True if playing `mv` (a legal move) leaves the other side in check: what
     /// [`Position::is_check`] would say after [`Position::play_unchecked`], without playing it. Covers
     /// the moved (or promoted) piece's own check, discovered checks through the squares the move empties

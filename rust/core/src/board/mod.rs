@@ -7,6 +7,7 @@ mod see;
 mod validate;
 pub mod zobrist;
 
+pub use check::CheckSquares;
 pub use fen::{write_placement, STARTING_FEN};
 pub use position::Position;
 pub(crate) use position::{castling_destinations, BoardState, CheckWatch};

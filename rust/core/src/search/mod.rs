@@ -689,6 +689,8 @@ impl Searcher<'_> {
         let mut searched = 0usize;
         let mut quiets_tried = MoveList::new();
         let original_alpha = alpha;
+        // What the moves need to give check, found at the first pruned quiet move that asks.
+        let mut checks = None;
 
         let rows = self.continuation_keys(ply);
         while let Some(mv) = self.next_quiet_aware(&mut picker, pos, rows) {
@@ -718,7 +720,9 @@ impl Searcher<'_> {
                     let late = depth <= self.sp.lmp_max_depth && quiets_tried.len() as i32 >= lmp_count;
                     let futile = depth <= self.sp.futility_max_depth
                         && static_eval + self.sp.futility_base + self.sp.futility_per_depth * depth <= alpha;
-                    if (late || futile) && !pos.gives_check(mv) {
+                    if (late || futile)
+                        && !pos.gives_check_with(mv, checks.get_or_insert_with(|| pos.check_squares()))
+                    {
                         continue;
                     }
                 }
