@@ -49,18 +49,9 @@ impl Position {
             bishop | rook,
             Bitboard::EMPTY,
         ];
-        let queens = self.pieces(PieceType::Queen);
-        let snipers = ((bishop_rays(king) & (self.pieces(PieceType::Bishop) | queens))
-            | (rook_rays(king) & (self.pieces(PieceType::Rook) | queens)))
-            & self.colored(us);
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = (between(king, sniper) & occupied).without(sniper);
-            if !blockers.has_more_than_one() {
-                discoverers |= blockers & self.colored(us);
-            }
-        }
-        CheckSquares { king, by_type, discoverers }
+        // The other king's blockers of our sliders: theirs are pinned, ours discover.
+        let (_, blockers) = self.checkers_and_blockers(us.flip());
+        CheckSquares { king, by_type, discoverers: blockers & self.colored(us) }
     }
 
     /// [`Position::gives_check`] with the position's [`CheckSquares`] (`checks`, from

@@ -399,6 +399,15 @@ impl Position {
     /// perft's leaf count asks for the side not to move, [`Position::update_check_info`] for the other).
     #[inline(always)]
     pub(crate) fn check_info(&self, us: Color) -> (Bitboard, Bitboard) {
+        let (checkers, blockers) = self.checkers_and_blockers(us);
+        (checkers, blockers & self.colored(us))
+    }
+
+    /// The enemy pieces giving check to `us`'s king, and the pieces of either side that alone stand
+    /// between that king and an enemy slider on its line (`us`'s are pinned; the enemy's, moving off the
+    /// line, give a discovered check: [`Position::check_squares`]).
+    #[inline(always)]
+    pub(crate) fn checkers_and_blockers(&self, us: Color) -> (Bitboard, Bitboard) {
         let them = us.flip();
         let king = self.king(us);
         let occupied = self.occupied();
@@ -410,16 +419,16 @@ impl Position {
         let snipers = ((rook_rays(king) & (self.pieces(PieceType::Rook) | queens))
             | (bishop_rays(king) & (self.pieces(PieceType::Bishop) | queens)))
             & theirs;
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for sniper in snipers {
-            let blockers = (between(king, sniper) & occupied).without(sniper);
-            if blockers.is_empty() {
+            let inside = (between(king, sniper) & occupied).without(sniper);
+            if inside.is_empty() {
                 checkers |= sniper.bitboard();
-            } else if !blockers.has_more_than_one() {
-                pinned |= blockers;
+            } else if !inside.has_more_than_one() {
+                blockers |= inside;
             }
         }
-        (checkers, pinned & self.colored(us))
+        (checkers, blockers)
     }
 
     /// True if the side to move can legally take en passant on `ep` with the pawn on `from`: the king
