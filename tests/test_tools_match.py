@@ -18,7 +18,7 @@ import chess
 import chess.engine
 import chess.pgn
 import pytest
-from camelpy.arena import stats
+from camelpy.arena import runner, stats
 from camelpy.arena.engines import EngineStartError, TimeControl, UciPlayer, parse_engine
 from camelpy.arena.match import run_match
 from camelpy.arena.openings import Opening, book_digest, load_openings
@@ -151,6 +151,25 @@ def test_resume_plays_only_missing_games(tmp_path: Path) -> None:
     assert len(read_pgn(tmp_path / "games.pgn")) == 6
     with pytest.raises(ValueError, match="other settings"):
         run_match(a, parse_engine(fake("first", "name=b", "nodes=2")), rounds=3, out=tmp_path)
+
+
+def test_a_match_logged_to_a_file_writes_status_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A match left running with stderr redirected (not a terminal) writes whole status lines, at most
+    # one per PROGRESS_LOG_INTERVAL_S; with the interval at zero, one after every game.
+    a, b = parse_engine(fake("random", "name=a", "nodes=1")), parse_engine(fake("first", "name=b", "nodes=1"))
+    monkeypatch.setattr(runner, "PROGRESS_LOG_INTERVAL_S", 0.0)
+    result = run_match(a, b, rounds=2, adjudication=SHORT, out=tmp_path / "logged", quiet=False)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split()[1:3] for line in lines] == [["games", f"{n}/4"] for n in range(1, 5)]
+    assert lines[-1].endswith(result.status_line()) and re.match(r"\d\d:\d\d:\d\d ", lines[-1])
+    monkeypatch.setattr(runner, "PROGRESS_LOG_INTERVAL_S", 3600.0)
+    run_match(a, b, rounds=2, adjudication=SHORT, out=tmp_path / "hourly", quiet=False)
+    run_match(a, b, rounds=2, adjudication=SHORT, out=tmp_path / "quiet", quiet=True)
+    monkeypatch.setattr(runner, "PROGRESS_LOG_INTERVAL_S", 0.0)
+    run_match(a, b, rounds=3, adjudication=SHORT, out=tmp_path / "quiet", quiet=True)
+    assert capsys.readouterr().err == ""
 
 
 def test_book_digest_is_public_and_stable() -> None:

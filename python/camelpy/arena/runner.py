@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -169,15 +170,36 @@ def _named(path: Path) -> bool:
     return os.path.lexists(path)
 
 
+PROGRESS_LOG_INTERVAL_S = 60.0
+"""Seconds between the status lines written when stderr is a file (a match left running in the background
+with its output redirected): often enough to follow an SPRT, rarely enough to keep the log short."""
+
+
 class Progress:
-    """A one-line live display on a terminal (tqdm when installed, else a plain ``\\r`` line); silent
-    when *quiet* or when stderr is not a terminal. *unit* names what is counted."""
+    """A one-line live display on a terminal (tqdm when installed, else a plain ``\\r`` line). When stderr
+    is not a terminal (redirected to a log), a whole status line at most every
+    :data:`PROGRESS_LOG_INTERVAL_S` seconds instead; nothing with *quiet*. *unit* names what is counted.
+
+    >>> import io, contextlib
+    >>> log = io.StringIO()
+    >>> with contextlib.redirect_stderr(log):
+    ...     shown = Progress(10)
+    ...     shown.update(2, "+1=1-0")  # less than a minute since the start: nothing yet
+    ...     shown.logged_at -= PROGRESS_LOG_INTERVAL_S  # as if a minute had passed
+    ...     shown.update(3, "+2=1-0")
+    >>> log.getvalue()[9:]  # after the time of day
+    'games 3/10 +2=1-0\\n'
+    """
 
     def __init__(
         self, total: int, done: int = 0, *, quiet: bool = False, label: str = "games", unit: str = "games"
     ) -> None:
-        self.enabled = not quiet and sys.stderr.isatty()
+        terminal = sys.stderr.isatty()
+        self.enabled = not quiet and terminal
+        self.logging = not quiet and not terminal
+        self.logged_at = time.monotonic()
         self.total, self.done = total, done
+        self.label = label
         self.bar: Any = None
         if self.enabled:
             try:  # optional: pip install 'camelpy[progress]'
@@ -191,7 +213,12 @@ class Progress:
 
     def update(self, done: int, text: str) -> None:
         """Shows *done* of the total with a status text."""
+        if self.logging and time.monotonic() - self.logged_at >= PROGRESS_LOG_INTERVAL_S:
+            self.logged_at = time.monotonic()
+            sys.stderr.write(f"{time.strftime('%H:%M:%S')} {self.label} {done}/{self.total} {text}\n")
+            sys.stderr.flush()
         if not self.enabled:
+            self.done = done
             return
         if self.bar is not None:
             self.bar.update(done - self.bar.n)
