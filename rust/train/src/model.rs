@@ -8,7 +8,7 @@
 
 use camelpy_core::{
     data::SplitMix64,
-    nnue::{bucketed_feature, Arch, InputBuckets, Network, MAX_OUTPUT_WEIGHT, QA, QB_FINE, SCALE},
+    nnue::{bucketed_feature, Arch, Hidden, InputBuckets, Network, MAX_OUTPUT_WEIGHT, QA, QB_FINE, SCALE},
     types::{Color, Piece, PieceType, Square},
     Position,
 };
@@ -164,12 +164,21 @@ fn output(l: &Layout, p: &[f32], s: &mut Scratch) -> f32 {
 /// Neurons summed at once in [`output`]: 64 floats fill eight 256-bit registers, leaving the rest free.
 const ACC_BLOCK: usize = 64;
 
+// Every hidden width is whole blocks and whole lanes (`chunks_exact` would drop a remainder).
+const _: () = {
+    let mut i = 0;
+    while i < Hidden::ALL.len() {
+        assert!(Hidden::ALL[i].size().is_multiple_of(ACC_BLOCK) && ACC_BLOCK.is_multiple_of(DOT_LANES));
+        i += 1;
+    }
+};
+
 /// Lanes of [`screlu_dot`]'s partial sums: as wide as an AVX-512 register, so the compiler keeps them in
 /// vector registers (one running sum would chain every add on the last and run scalar).
 const DOT_LANES: usize = 16;
 
 /// `Σ screlu(a[i]) · w[i]`, summed in [`DOT_LANES`] interleaved partial sums (then those in order): the
-/// same result on every machine, vectorised everywhere. `a.len()` is the hidden width, a multiple of 16.
+/// same result on every machine, vectorised everywhere. `a.len()` is the hidden width, whole lanes.
 #[inline(always)]
 fn screlu_dot(a: &[f32], w: &[f32]) -> f32 {
     let mut lanes = [0.0f32; DOT_LANES];
