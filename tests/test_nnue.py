@@ -3,8 +3,10 @@ analyse_many, the UCI option EvalFile), and every bad file refused with the eval
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import re
 from pathlib import Path
 
 import camelpy
@@ -231,6 +233,34 @@ def test_the_command_writes_losses_and_provenance(tmp_path: Path, capsys: pytest
     assert main([*args[:3], str(plain), *args[4:], "--no-mirror"]) == 0
     assert (plain / "net.nnue").read_bytes() != (out / "net.nnue").read_bytes()
     assert "--no-mirror" in (plain / "provenance.md").read_text()
+
+
+def test_the_provenance_says_which_prefix_of_a_file_a_capped_run_read(tmp_path: Path) -> None:
+    data = tmp_path / "games.bin"
+    camelpy.data.generate(data, games=6, nodes=300, seed=9, workers=1)
+    total = camelpy.data.info(data).records
+    out = tmp_path / "net"
+    cap = ["--keep-check", "--keep-noisy", "--valid-share", "0", "--max-positions", str(total // 2)]
+    args = ["train", str(data), "--out", str(out), "--epochs", "1", "--batch-size", "64", "--threads", "1"]
+    assert main([*args, *cap, "--quiet"]) == 0
+    note = (out / "provenance.md").read_text()
+    match = re.search(
+        r"the run read the first ([\d,]+) \(([\d,]+) whole games(, and the start of the next)?\)", note
+    )
+    assert match is not None, note
+    records, games = (int(g.replace(",", "")) for g in match.groups()[:2])
+    assert records == total // 2 and 0 < games < 6
+    # The first `games` games of the seed make that prefix again, byte for byte.
+    again = tmp_path / "again.bin"
+    camelpy.data.generate(again, games=games, nodes=300, seed=9, workers=1)
+    made = list(camelpy.data.read(again))
+    assert made == list(itertools.islice(camelpy.data.read(data), len(made)))
+    assert (len(made) < records) == (match.group(3) is not None)
+    # The API says the same; a whole file read says nothing more.
+    result = camelpy.nnue.train([data], tmp_path / "whole", epochs=1, batch_size=64, threads=1)
+    assert result.files == (camelpy.nnue.FileRead(str(data), total, 6, mid_game=False),)
+    assert main([*args[:3], str(tmp_path / "whole2"), *args[4:], "--quiet"]) == 0
+    assert "the run read" not in (tmp_path / "whole2" / "provenance.md").read_text()
 
 
 def test_datagen_plays_with_a_network(trained: camelpy.nnue.TrainResult, tmp_path: Path) -> None:

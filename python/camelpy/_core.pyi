@@ -427,7 +427,9 @@ def train(
     hidden: int = 256,
     output_buckets: int = 1,
     input_buckets: int = 1,
-) -> tuple[list[tuple[int, float, float, float, float]], bool, int, int, int]: ...
+) -> tuple[
+    list[tuple[int, float, float, float, float]], bool, int, int, int, list[tuple[int, int, bool]]
+]: ...
 def evaluation_loss(
     path: str | os.PathLike[str],
     eval_file: str | None = None,

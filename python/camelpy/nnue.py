@@ -60,6 +60,7 @@ __all__ = [
     "SCALE",
     "NET_FILE_NAME",
     "EpochLoss",
+    "FileRead",
     "NetworkInfo",
     "TrainResult",
     "evaluation_loss",
@@ -126,6 +127,23 @@ class EpochLoss:
 
 
 @dataclasses.dataclass(frozen=True)
+class FileRead:
+    """How much of one data file a training run read: its first *records* records, which hold *games*
+    whole games and, when *mid_game*, the start of the next. A run capped by ``max_positions`` or
+    reading a file that ``camelpy datagen`` is still writing reads only such a prefix; the first *games*
+    games of the file's seed (``camelpy datagen --games``) make it again.
+
+    >>> FileRead("selfplay.bin", records=60_300_010, games=694_143, mid_game=False)
+    FileRead(path='selfplay.bin', records=60300010, games=694143, mid_game=False)
+    """
+
+    path: str
+    records: int
+    games: int
+    mid_game: bool
+
+
+@dataclasses.dataclass(frozen=True)
 class TrainResult:
     """What :func:`train` did: every finished epoch's losses (a resumed run's earlier ones included),
     whether Ctrl-C stopped it early, the written network's checksum, path and shape, and the positions
@@ -134,7 +152,7 @@ class TrainResult:
     >>> TrainResult((), stopped=True, net_hash=0, net_path="n.nnue", train_positions=0, valid_positions=0)
     ... # doctest: +NORMALIZE_WHITESPACE
     TrainResult(epochs=(), stopped=True, net_hash=0, net_path='n.nnue', train_positions=0, valid_positions=0,
-                hidden=256, output_buckets=1, input_buckets=1)
+                hidden=256, output_buckets=1, input_buckets=1, files=())
     """
 
     epochs: tuple[EpochLoss, ...]
@@ -149,6 +167,8 @@ class TrainResult:
     """Its output buckets (1 or 8)."""
     input_buckets: int = 1
     """Its input buckets (1 or 4)."""
+    files: tuple[FileRead, ...] = ()
+    """What was read of each data file, in order (a run stopped while loading read fewer files)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -266,7 +286,7 @@ def train(
         raise ValueError(f"output_buckets must be 1 or {OUTPUT_BUCKETS[-1]}, not {output_buckets}")
     if input_buckets not in INPUT_BUCKETS:
         raise ValueError(f"input_buckets must be 1 or {INPUT_BUCKETS[-1]}, not {input_buckets}")
-    epoch_rows, stopped, net_hash, train_n, valid_n = _core.train(
+    epoch_rows, stopped, net_hash, train_n, valid_n, files_read = _core.train(
         paths,
         os.fspath(out_dir),
         epochs=epochs,
@@ -298,6 +318,7 @@ def train(
         hidden=hidden,
         output_buckets=output_buckets,
         input_buckets=input_buckets,
+        files=tuple(FileRead(p, r, g, m) for p, (r, g, m) in zip(paths, files_read, strict=False)),
     )
 
 

@@ -74,12 +74,17 @@ pub fn network_info(py: Python<'_>, path: &str) -> PyResult<(usize, usize, usize
 
 /// One finished epoch: `(epoch, train_loss, valid_loss, lr, seconds)`.
 type EpochTuple = (u32, f64, f64, f32, f64);
+/// What was read of one data file: `(records, whole_games, mid_game)` (`camelpy_train::FileRead`).
+type FileTuple = (u64, u64, bool);
+/// `train`'s result: `(epochs, stopped, net_hash, train_positions, valid_positions, files)`.
+type TrainTuple = (Vec<EpochTuple>, bool, u64, usize, usize, Vec<FileTuple>);
 
 /// Trains the network on the data files *paths* into the folder *out_dir* (see ``camelpy.train``,
 /// which checks the arguments and wraps this). *progress(kind, values)* is called on this thread with
 /// ``("loaded", (read, games, train, valid))`` once, then ``("batch", (epoch, batch, batches, loss,
 /// positions_per_s))`` and ``("epoch", (epoch, train, valid, lr, seconds))``. Returns ``(epochs,
-/// stopped, net_hash, train_positions, valid_positions)``. Ctrl-C writes a checkpoint, then raises
+/// stopped, net_hash, train_positions, valid_positions, files)``, *files* one ``(records,
+/// whole_games, mid_game)`` per data file read, in order. Ctrl-C writes a checkpoint, then raises
 /// ``KeyboardInterrupt``.
 #[pyfunction]
 #[pyo3(signature = (
@@ -110,7 +115,7 @@ pub fn train(
     hidden: u64,
     output_buckets: u64,
     input_buckets: u64,
-) -> PyResult<(Vec<EpochTuple>, bool, u64, usize, usize)> {
+) -> PyResult<TrainTuple> {
     let arch = arch(hidden, output_buckets, input_buckets)?;
     let settings = TrainSettings {
         epochs: int_arg(epochs, "epochs", 1, u32::MAX as u64)? as u32,
@@ -154,7 +159,9 @@ pub fn train(
                 &mut |e| outbox.send(Message::Event(e.clone())),
                 &stop,
             )?;
-            Ok(Some((summary, data.train.len(), data.valid.len())))
+            let files =
+                data.files.iter().map(|f| (f.records, f.games, f.mid_game)).collect::<Vec<FileTuple>>();
+            Ok(Some((summary, data.train.len(), data.valid.len(), files)))
         },
         |py, message: Message| {
             let Some(callback) = &progress else { return Ok(()) };
@@ -173,11 +180,11 @@ pub fn train(
     )?
     .map_err(train_error)?;
     match result {
-        None => Ok((Vec::new(), true, 0, 0, 0)),
-        Some((summary, train, valid)) => {
+        None => Ok((Vec::new(), true, 0, 0, 0, Vec::new())),
+        Some((summary, train, valid, files)) => {
             let epochs =
                 summary.epochs.iter().map(|e| (e.epoch, e.train, e.valid, e.lr, e.seconds)).collect();
-            Ok((epochs, summary.stopped, summary.net_hash, train, valid))
+            Ok((epochs, summary.stopped, summary.net_hash, train, valid, files))
         }
     }
 }

@@ -32,7 +32,7 @@ use camelpy_core::nnue::{Arch, InputBuckets, OutputBuckets};
 pub use error::TrainError;
 pub use measure::{evaluation_loss, MeasureSettings, Measurement};
 use model::{Layout, Scratch};
-pub use samples::{load, Dataset, LoadSettings, Sample};
+pub use samples::{load, Dataset, FileRead, LoadSettings, Sample};
 
 /// Default positions per optimiser step.
 pub const DEFAULT_BATCH_SIZE: usize = 16_384;

@@ -134,6 +134,21 @@ pub struct Dataset {
     pub read: u64,
     /// Games read.
     pub games: u64,
+    /// What was read of each file, in the order given: a run that stopped early (`max_positions`,
+    /// Ctrl-C) or read a file still being written used only a prefix of it.
+    pub files: Vec<FileRead>,
+}
+
+/// How much of one data file a [`load`] read: its first `records` records, which hold `games` whole
+/// games and, when `mid_game`, the start of the next.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileRead {
+    /// Records read from the start of the file.
+    pub records: u64,
+    /// Whole games among them.
+    pub games: u64,
+    /// Whether the last record read is not a game's last.
+    pub mid_game: bool,
 }
 
 fn push(v: &mut Vec<Sample>, s: Sample) -> Result<(), AllocError> {
@@ -175,16 +190,22 @@ pub fn load(paths: &[PathBuf], settings: &LoadSettings, stop: &AtomicBool) -> Re
     let mut data = Dataset::default();
     let valid_game =
         |game: u64| SplitMix64::new(settings.seed ^ game.wrapping_mul(0x9e37_79b9)).next_u64() % 1000;
-    'files: for path in paths {
+    for path in paths {
         let mut reader = RecordReader::open(path)?;
+        let mut file = FileRead::default();
+        let mut done = false;
         while let Some(record) = reader.read_record()? {
-            data.read += 1;
-            if data.read % 65_536 == 0 && stop.load(Ordering::Relaxed) {
-                break 'files;
+            if (data.read + 1) % 65_536 == 0 && stop.load(Ordering::Relaxed) {
+                done = true;
+                break;
             }
+            data.read += 1;
+            file.records += 1;
+            file.mid_game = !record.last_of_game;
             let game = data.games;
             if record.last_of_game {
                 data.games += 1;
+                file.games += 1;
             }
             if !kept(&record, settings.skip_in_check, settings.skip_noisy) {
                 continue;
@@ -196,8 +217,13 @@ pub fn load(paths: &[PathBuf], settings: &LoadSettings, stop: &AtomicBool) -> Re
                 push(&mut data.train, sample)?;
             }
             if settings.max_positions.is_some_and(|m| (data.train.len() + data.valid.len()) as u64 >= m) {
-                break 'files;
+                done = true;
+                break;
             }
+        }
+        data.files.push(file);
+        if done {
+            break;
         }
     }
     Ok(data)

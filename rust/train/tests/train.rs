@@ -18,7 +18,7 @@ use camelpy_core::{
     Position,
 };
 use camelpy_train::{
-    evaluation_loss, load, model, train, Dataset, Event, LoadSettings, MeasureSettings, Sample,
+    evaluation_loss, load, model, train, Dataset, Event, FileRead, LoadSettings, MeasureSettings, Sample,
     TrainSettings, NET_FILE_NAME,
 };
 use common::mirrored_fen;
@@ -371,6 +371,26 @@ fn data_files_are_loaded_filtered_and_split_by_game() {
         load(std::slice::from_ref(&path), &LoadSettings { max_positions: Some(100), ..none.clone() }, &stop)
             .unwrap();
     assert_eq!(capped.train.len(), 100);
+    // What the provenance says: the first 100 records, the whole games among them, and whether the
+    // cap fell inside the next game; of two files, the second one's prefix.
+    let whole = games.iter().scan(0, |n, g| {
+        *n += g.len();
+        Some(*n)
+    });
+    let games_in_100 = whole.clone().take_while(|&n| n <= 100).count() as u64;
+    let ends_game = whole.clone().any(|n| n == 100);
+    assert_eq!(capped.files, [FileRead { records: 100, games: games_in_100, mid_game: !ends_game }]);
+    assert_eq!(data.files, [FileRead { records: all.len() as u64, games: 50, mid_game: false }]);
+    let two = [path.clone(), path.clone()];
+    let both = load(&two, &LoadSettings { max_positions: Some(all.len() as u64 + 1), ..none.clone() }, &stop)
+        .unwrap();
+    assert_eq!(
+        both.files,
+        [
+            FileRead { records: all.len() as u64, games: 50, mid_game: false },
+            FileRead { records: 1, games: u64::from(games[0].len() == 1), mid_game: games[0].len() > 1 },
+        ]
+    );
 
     let err = load(&[dir.join("missing.bin")], &none, &stop).unwrap_err().to_string();
     assert!(err.contains("missing.bin"), "{err}");

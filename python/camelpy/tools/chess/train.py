@@ -127,9 +127,16 @@ def provenance(result: nnue.TrainResult, argv: list[str], files: list[str]) -> s
         f"- positions: {result.train_positions:,} for training, {result.valid_positions:,} held out",
         "- data files (regenerate each with `camelpy datagen` and its seed):",
     ]
-    for path in files:
+    for i, path in enumerate(files):
         info = camel_data.info(path)
-        lines.append(f"  - `{path}`: {info.records:,} positions, seed {info.seed}")
+        line = f"  - `{path}`: {info.records:,} positions, seed {info.seed}"
+        f = result.files[i] if i < len(result.files) else None
+        if f is None:
+            line += "; not read"
+        elif f.records < info.records:
+            line += f"; the run read the first {f.records:,} ({f.games:,} whole games"
+            line += ", and the start of the next)" if f.mid_game else ")"
+        lines.append(line)
     lines += [
         "",
         "| epoch | training loss | validation loss | learning rate | seconds |",
