@@ -36,7 +36,14 @@ def test_training_writes_a_network_that_lowers_its_loss(trained: camelpy.nnue.Tr
     assert not trained.stopped
     assert Path(trained.net_path).stat().st_size == 48 + 2 * (768 * 256 + 256 + 512) + 4
     assert (
-        eval(repr(trained), {"TrainResult": camelpy.nnue.TrainResult, "EpochLoss": camelpy.nnue.EpochLoss})
+        eval(
+            repr(trained),
+            {
+                "TrainResult": camelpy.nnue.TrainResult,
+                "EpochLoss": camelpy.nnue.EpochLoss,
+                "FileRead": camelpy.nnue.FileRead,
+            },
+        )
         == trained
     )
 
