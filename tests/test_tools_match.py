@@ -217,6 +217,176 @@ def test_an_sprt_stop_closes_every_engine() -> None:
     assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
+def test_a_match_continued_elsewhere_counts_the_carried_pairs(tmp_path: Path) -> None:
+    # A match played in two runs on two machines: the second has not got the first's folder, only the
+    # counts its summary printed, and continues from the next opening. Its score, Elo and SPRT are
+    # those of all the pairs; its terminations only of the games it played.
+    a, b = parse_engine(fake("random", "name=a", "nodes=1")), parse_engine(fake("first", "name=b", "nodes=1"))
+    book = [Opening(moves=(move,)) for move in ("e2e4", "d2d4", "c2c4", "g1f3")]
+    sprt = stats.SPRT(elo0=0, elo1=5)
+    first = run_match(a, b, rounds=2, openings=book, adjudication=SHORT, sprt=sprt, out=tmp_path / "first")
+    carry = stats.carried(first.wins, first.draws, first.losses, first.pentanomial)
+    second = run_match(
+        a,
+        b,
+        rounds=2,
+        openings=book,
+        start=3,
+        adjudication=SHORT,
+        sprt=sprt,
+        out=tmp_path / "second",
+        carry=carry,
+    )
+    here = [json.loads(line) for line in (tmp_path / "second" / "games.jsonl").read_text().splitlines()[1:]]
+    assert sorted(r["opening"]["moves"][0] for r in here) == ["c2c4", "c2c4", "g1f3", "g1f3"]
+    points = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+    own = stats.tally((r["pair"], points[r["result"]][r["white"] != "a"]) for r in here)
+    assert (second.wins, second.draws, second.losses, second.pentanomial) == (
+        first.wins + own.wins,
+        first.draws + own.draws,
+        first.losses + own.losses,
+        tuple(x + y for x, y in zip(first.pentanomial, own.pentanomial)),
+    )
+    assert second.games == 8 and second.carried == carry
+    assert second.llr == sprt.llr(second.pentanomial)
+    assert sum(n for _, n in second.terminations) == 4
+    text = second.summary()
+    assert (
+        f"Carried: 4 games of an earlier run, counted above: +{first.wins} ={first.draws} -{first.losses}"
+        in text
+    )
+    assert "Terminations (the 4 games played here)" in text
+    assert json.loads((tmp_path / "second" / "summary.json").read_text())["carried"]["pentanomial"] == list(
+        first.pentanomial
+    )
+    # Resumed with other carried counts, the folder is refused like any other change of settings.
+    with pytest.raises(ValueError, match="other settings"):
+        run_match(
+            a,
+            b,
+            rounds=2,
+            openings=book,
+            start=3,
+            adjudication=SHORT,
+            sprt=sprt,
+            out=tmp_path / "second",
+            carry=stats.carried(0, 2, 0, (0, 0, 1, 0, 0)),
+        )
+    # Pairs that already decide the SPRT stop the match before an engine starts.
+    decided = run_match(
+        parse_engine(["/nonexistent/engine", "name=x", "nodes=1"]),
+        b,
+        rounds=5,
+        sprt=stats.SPRT(elo0=0, elo1=100),
+        carry=stats.carried(40, 0, 0, (0, 0, 0, 0, 20)),
+    )
+    assert decided.decision == "H1" and decided.games == 40 and decided.terminations == ()
+
+
+def test_carried_counts_must_be_one_set_of_whole_pairs() -> None:
+    with pytest.raises(ValueError, match=r"whole pairs: 3 games \(\+2 =1 -0\) for 1 pairs"):
+        stats.carried(2, 1, 0, (0, 0, 0, 1, 0))
+    with pytest.raises(ValueError, match="points disagree"):
+        stats.carried(2, 0, 0, (0, 0, 1, 0, 0))
+    with pytest.raises(ValueError, match="five counts"):
+        stats.carried(2, 0, 0, (0, 0, 1, 0))
+    with pytest.raises(ValueError, match="negative"):
+        stats.carried(-1, 3, 0, (0, 0, 1, 0, 0))
+    with pytest.raises(TypeError, match="integers"):
+        stats.carried(True, 1, 0, (0, 0, 0, 1, 0))
+    with pytest.raises(TypeError, match="carry must be a stats.Tally"):
+        run_match(
+            parse_engine(fake("random", "name=a", "nodes=1")),
+            parse_engine(fake("first", "name=b", "nodes=1")),
+            rounds=1,
+            carry=(1, 1, 0),  # type: ignore[arg-type]
+        )
+
+
+def test_match_command_line_carries_an_earlier_runs_counts(tmp_path: Path) -> None:
+    args = [
+        "--engine",
+        f"{FAKE} random",
+        "name=x",
+        "--engine",
+        f"{FAKE} first",
+        "name=y",
+        "--each",
+        "nodes=1",
+    ]
+    args += [
+        "--rounds",
+        "1",
+        "--maxmoves",
+        "20",
+        "--out",
+        str(tmp_path),
+        "--quiet",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+    ]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "camelpy",
+            "match",
+            *args,
+            "--carry",
+            "wins=3",
+            "draws=1",
+            "losses=0",
+            "ptnml=0,0,0,1,1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        "Carried: 4 games of an earlier run, counted above: +3 =1 -0, Ptnml(0-2): [0, 0, 0, 1, 1]"
+        in done.stdout
+    )
+    assert re.search(r"^Games: 6,", done.stdout, re.MULTILINE)
+    for words, message in (
+        (["wins=3", "draws=1", "losses=0", "ptnml=0,0,1,1"], "a pentanomial has five counts, got 4"),
+        (["wins=3", "draws=1", "losses=0", "ptnml=0,0,x,1,1"], "bad carry setting 'ptnml=0,0,x,1,1'"),
+        (["wins=3", "draws=1", "losses=0", "pairs=2"], "bad carry setting 'pairs=2'"),
+        (["wins=3", "draws=1", "wins=0", "ptnml=0,0,0,1,1"], "missing losses="),
+        (["wins=3", "draws=0", "losses=0", "ptnml=0,0,0,1,1"], "carried games must be whole pairs"),
+    ):
+        bad = subprocess.run(
+            [sys.executable, "-m", "camelpy", "match", *args, "--carry", *words],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert bad.returncode == 2 and message in bad.stderr, (words, bad.stderr)
+        assert "Traceback" not in bad.stderr
+    lei = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "camelpy",
+            "match",
+            "--game",
+            "leiserchess",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--each",
+            "st=1",
+        ]
+        + ["--carry", "wins=1", "draws=0", "losses=1", "ptnml=0,0,1,0,0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert lei.returncode == 2 and "--carry is for chess" in lei.stderr, lei.stderr
+
+
 def test_adjudication_rules() -> None:
     board = chess.Board()
     rules = Adjudication(

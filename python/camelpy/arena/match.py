@@ -45,6 +45,7 @@ from camelpy.arena.referee import (
     Adjudication,
     GameRecord,
     MatchResult,
+    check_carry,
     check_sprt,
     summarize,
 )
@@ -70,6 +71,7 @@ def run_match(
     hang_timeout: float = DEFAULT_HANG_TIMEOUT,
     quiet: bool = True,
     backend: str = "local",
+    carry: stats.Tally | None = None,
 ) -> MatchResult:
     """Plays *rounds* game pairs between two engines and returns the score from *engine1*'s side.
 
@@ -80,6 +82,10 @@ def run_match(
     ``backend="ray"`` the pairs are tasks on a Ray cluster, *concurrency* pairs at once (default: the
     cluster's CPUs), with the same files, statistics and SPRT stop (see
     :func:`camelpy.arena.runner.run_schedule`).
+
+    *carry* (:func:`camelpy.arena.stats.carried`) continues a match whose first pairs were played
+    elsewhere, as another machine's folder that this one has not got: those whole pairs count in the
+    score, the Elo and the SPRT (which may stop at once), and *start* picks the opening after theirs.
 
     :raises: :exc:`ValueError` for bad settings (*rounds* outside 1..:data:`MAX_PAIRS`, a *concurrency*
         below 1, a *hang_timeout* not above 0, …), an engine that cannot start, or an *out* folder that
@@ -96,6 +102,8 @@ def run_match(
     if not isinstance(adjudication, Adjudication):
         raise TypeError(f"adjudication must be an Adjudication, got {type(adjudication).__name__}")
     check_sprt(sprt)
+    if carry is not None:
+        check_carry(carry)
     if out is not None:
         path_arg(out, "out")
     real_arg(hang_timeout, "hang_timeout", above=0)
@@ -116,11 +124,13 @@ def run_match(
             "adjudication": dataclasses.asdict(adjudication),
             "sprt": dataclasses.asdict(sprt) if sprt else None,
         }
+        if carry is not None:  # only then, so that the folders of runs without one still resume
+            settings["carry"] = dataclasses.asdict(carry)
         log = GameLog(out, settings, f"{engine1.name} vs {engine2.name}")
         records = log.open()
         events = EventLog(out)
     done = {(r.pair, r.game) for r in records}
-    result = summarize(engine1.name, engine2.name, records, sprt, str(out) if out else None)
+    result = summarize(engine1.name, engine2.name, records, sprt, str(out) if out else None, carry)
     todo = [] if result.decision else [s for s in specs if s.key not in done]
     progress = Progress(len(specs), len(records), quiet=quiet)
     if events is not None:
@@ -138,7 +148,7 @@ def run_match(
         records.append(record)
         if log is not None:
             log.append(record)
-        result = summarize(engine1.name, engine2.name, records, sprt, result.out)
+        result = summarize(engine1.name, engine2.name, records, sprt, result.out, carry)
         if events is not None:
             events.write("status", result.status_event())
         progress.update(len(records), result.status_line())
@@ -238,6 +248,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--sprt", nargs="+", metavar="K=V", help="elo0= elo1= alpha= beta= model=normalized|logistic"
     )
     p.add_argument(
+        "--carry",
+        nargs=4,
+        metavar="K=V",
+        help="wins= draws= losses= ptnml=a,b,c,d,e: whole pairs of an earlier run of this match (its"
+        " summary's counts), counted in the Elo and the SPRT; --start the opening after them",
+    )
+    p.add_argument(
         "--draw", nargs="*", metavar="K=V", help="draw adjudication: movenumber= movecount= score="
     )
     p.add_argument(
@@ -292,6 +309,7 @@ def _chess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfi
         hang_timeout=args.hang_timeout,
         quiet=args.quiet,
         backend=cluster.ray_backend(args.ray, "camelpy match --ray"),
+        carry=_carry(args.carry),
     )
     print(result.summary())
     return 0
@@ -306,6 +324,26 @@ def _sprt(words: Sequence[str] | None) -> stats.SPRT | None:
     return stats.SPRT(**kw)
 
 
+def _carry(words: Sequence[str] | None) -> stats.Tally | None:
+    """The ``--carry wins= draws= losses= ptnml=a,b,c,d,e`` words as a checked :class:`stats.Tally`.
+
+    :raises: :exc:`ValueError` quoting a bad or missing word, or naming counts that disagree.
+    """
+    if words is None:
+        return None
+    kw = _keyvalues(words, {"wins": int, "draws": int, "losses": int, "ptnml": str}, "carry")
+    missing = [key + "=" for key in ("wins", "draws", "losses", "ptnml") if key not in kw]
+    if missing:
+        raise ValueError(f"--carry needs wins= draws= losses= ptnml=, missing {' '.join(missing)}")
+    try:
+        cells = [int(cell) for cell in kw["ptnml"].split(",")]
+    except ValueError:
+        raise ValueError(
+            f"bad carry setting {quote('ptnml=' + kw['ptnml'])}: expected five integers a,b,c,d,e"
+        ) from None
+    return stats.carried(kw["wins"], kw["draws"], kw["losses"], cells)
+
+
 def _game_options(args: argparse.Namespace) -> list[tuple[str, frozenset[str]]]:
     """The options given (not left at their defaults), each with the games it is for, in the order of the
     command's usage."""
@@ -318,6 +356,7 @@ def _game_options(args: argparse.Namespace) -> list[tuple[str, frozenset[str]]]:
             ("--order", args.order != "sequential", chess),
             ("--start", args.start != 1, chess),
             ("--plies", args.plies is not None, chess),
+            ("--carry", args.carry is not None, chess),
             ("--draw", args.draw is not None, chess),
             ("--resign", args.resign is not None, chess),
             ("--maxmoves", args.maxmoves is not None, chess),

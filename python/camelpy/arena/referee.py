@@ -367,6 +367,9 @@ class MatchResult:
     """The folder holding games.jsonl, games.pgn and the summary."""
     time_use: tuple[TimeUse, ...] = ()
     """Each engine's use of its clock (:mod:`camelpy.arena.timeuse`), once the match has ended."""
+    carried: stats.Tally | None = None
+    """Whole game pairs of an earlier run carried into the counts above (:func:`camelpy.arena.stats.carried`,
+    ``camelpy match --carry``); the terminations and time use are of the games played here only."""
 
     @property
     def games(self) -> int:
@@ -422,6 +425,12 @@ class MatchResult:
             f"Points: {self.wins + self.draws / 2:g} ({self.score:.2%})"
         )
         lines.append(f"Ptnml(0-2): {list(self.pentanomial)}")
+        if self.carried is not None:
+            c = self.carried
+            lines.append(
+                f"Carried: {c.wins + c.draws + c.losses} games of an earlier run, counted above: "
+                f"+{c.wins} ={c.draws} -{c.losses}, Ptnml(0-2): {list(c.pentanomial)}"
+            )
         if self.sprt is not None:
             lower, upper = self.sprt.bounds
             verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", None: "undecided"}[self.decision]
@@ -430,7 +439,12 @@ class MatchResult:
                 f"[{self.sprt.elo0:g}, {self.sprt.elo1:g}] {self.sprt.model}: {verdict}"
             )
         if self.terminations:
-            lines.append("Terminations: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
+            here = (
+                ""
+                if self.carried is None
+                else f" (the {sum(n for _, n in self.terminations)} games played here)"
+            )
+            lines.append(f"Terminations{here}: " + ", ".join(f"{k} {n}" for k, n in self.terminations))
         lines += summary_lines(self.time_use)
         return "\n".join(lines)
 
@@ -473,6 +487,10 @@ class MatchResult:
             data["sprt"] = dataclasses.asdict(self.sprt) | {"llr": self.llr, "decision": self.decision}
         if self.time_use:
             data["time_use"] = [use.to_json() for use in self.time_use]
+        if self.carried is not None:
+            data["carried"] = dataclasses.asdict(self.carried) | {
+                "pentanomial": list(self.carried.pentanomial)
+            }
         return data
 
 
@@ -482,9 +500,11 @@ def summarize(
     records: Sequence[GameRecord],
     sprt: stats.SPRT | None = None,
     out: str | None = None,
+    carry: stats.Tally | None = None,
 ) -> MatchResult:
     """Counts *records* from *name1*'s side; pairs are matched by their ``pair`` index. Games without a
-    result (``*``) are not counted.
+    result (``*``) are not counted. *carry* (:func:`camelpy.arena.stats.carried`) adds an earlier run's
+    whole pairs to the counts, the Elo and the SPRT.
 
     :raises: :exc:`ValueError` for a record that *name1* did not play, :exc:`TypeError` for an argument
         of the wrong type.
@@ -495,14 +515,36 @@ def summarize(
     check_sprt(sprt)
     opt_str_arg(out, "out")
     count = stats.tally((r.pair, r.score_for(name1)) for r in records if r.result != "*")
+    if carry is not None:
+        check_carry(carry)
+        count = count + carry
     llr = decision = None
     if sprt is not None:
         llr = sprt.llr(count.results)
         decision = sprt.status(count.results)
     ends = tuple(Counter(r.termination for r in records).most_common())
     return MatchResult(
-        name1, name2, count.wins, count.draws, count.losses, count.pentanomial, llr, sprt, decision, ends, out
+        name1,
+        name2,
+        count.wins,
+        count.draws,
+        count.losses,
+        count.pentanomial,
+        llr,
+        sprt,
+        decision,
+        ends,
+        out,
+        carried=carry,
     )
+
+
+def check_carry(carry: object) -> None:
+    """:exc:`TypeError` unless *carry* is a :class:`camelpy.arena.stats.Tally`; :exc:`ValueError` unless
+    its counts are whole pairs that agree (:func:`camelpy.arena.stats.carried`)."""
+    if not isinstance(carry, stats.Tally):
+        raise TypeError(f"carry must be a stats.Tally, got {type(carry).__name__} {shown(carry)}")
+    stats.carried(carry.wins, carry.draws, carry.losses, carry.pentanomial)
 
 
 def check_sprt(sprt: object) -> None:

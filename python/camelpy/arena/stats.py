@@ -51,6 +51,7 @@ __all__ = [
     "pentanomial",
     "score_from_elo",
     "sprt_bounds",
+    "carried",
     "tally",
     "Tally",
 ]
@@ -240,6 +241,61 @@ class Tally:
         """What the Elo estimate and the SPRT read: the pentanomial once a pair is complete, else the
         trinomial (losses, draws, wins)."""
         return self.pentanomial if sum(self.pentanomial) else (self.losses, self.draws, self.wins)
+
+    def __add__(self, other: Tally) -> Tally:
+        """Both counts together: a match's games and those carried from an earlier run (:func:`carried`).
+
+        >>> Tally(1, 1, 0, (0, 0, 0, 1, 0)) + Tally(0, 2, 0, (0, 0, 1, 0, 0))
+        Tally(wins=1, draws=3, losses=0, pentanomial=(0, 0, 1, 1, 0))
+        """
+        if not isinstance(other, Tally):
+            return NotImplemented
+        p, q = self.pentanomial, other.pentanomial
+        return Tally(
+            self.wins + other.wins,
+            self.draws + other.draws,
+            self.losses + other.losses,
+            (p[0] + q[0], p[1] + q[1], p[2] + q[2], p[3] + q[3], p[4] + q[4]),
+        )
+
+
+def carried(wins: int, draws: int, losses: int, pentanomial: Sequence[int]) -> Tally:
+    """The complete game pairs of an earlier run of the same match, as its summary gives them (``Wins``,
+    ``Draws``, ``Losses``, ``Ptnml(0-2)``), checked to be one set of pairs, so that a match continued
+    elsewhere (``camelpy match --carry``) counts them in its Elo and its SPRT.
+
+    The counts must agree: two games a pair (``wins + draws + losses == 2·sum(pentanomial)``: only
+    whole pairs carry; leave out the last game of a run stopped inside a pair) and the same points
+    (``2·wins + draws`` half-points equal the pentanomial's, a pair worth 0 to 4 half-points).
+
+    >>> carried(245, 151, 46, (1, 14, 58, 81, 67))
+    Tally(wins=245, draws=151, losses=46, pentanomial=(1, 14, 58, 81, 67))
+    >>> carried(1, 0, 0, (0, 0, 0, 1, 0))
+    Traceback (most recent call last):
+    ...
+    ValueError: carried games must be whole pairs: 1 games (+1 =0 -0) for 1 pairs in Ptnml [0, 0, 0, 1, 0]
+
+    :raises: :exc:`TypeError` for a count that is not an integer or a *pentanomial* that is not a list,
+        :exc:`ValueError` for a pentanomial of other than five counts, a negative count or counts that
+        disagree.
+    """
+    cells = items_arg(pentanomial, "pentanomial")
+    counts = [wins, draws, losses, *cells]
+    for count in counts:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"carried counts must be integers, got {type(count).__name__} {shown(count)}")
+    if len(cells) != 5:
+        raise ValueError(f"a pentanomial has five counts, got {len(cells)}: {cells}")
+    if min(counts) < 0:
+        raise ValueError(f"carried counts cannot be negative, got {counts}")
+    p = (cells[0], cells[1], cells[2], cells[3], cells[4])
+    games, pairs = wins + draws + losses, sum(p)
+    shown_counts = f"{games} games (+{wins} ={draws} -{losses}) for {pairs} pairs in Ptnml {list(p)}"
+    if games != 2 * pairs:
+        raise ValueError(f"carried games must be whole pairs: {shown_counts}")
+    if 2 * wins + draws != sum(i * n for i, n in enumerate(p)):
+        raise ValueError(f"carried points disagree with the pentanomial's: {shown_counts}")
+    return Tally(wins, draws, losses, p)
 
 
 def tally(points: Iterable[tuple[int, float]]) -> Tally:
