@@ -294,6 +294,17 @@ def test_carried_counts_must_be_one_set_of_whole_pairs() -> None:
         stats.carried(-1, 3, 0, (0, 0, 1, 0, 0))
     with pytest.raises(TypeError, match="integers"):
         stats.carried(True, 1, 0, (0, 0, 0, 1, 0))
+    huge = 10**20  # consistent counts, but no run plays so many: the GSPRT would divide by zero
+    with pytest.raises(
+        ValueError, match="carried pairs must number at most 1,000,000, got 100,000,000,000,000,000,000"
+    ):
+        run_match(
+            parse_engine(fake("random", "name=a", "nodes=1")),
+            parse_engine(fake("first", "name=b", "nodes=1")),
+            rounds=1,
+            sprt=stats.SPRT(elo0=0, elo1=5),
+            carry=stats.carried(2 * huge, 0, 0, (0, 0, 0, 0, huge)),
+        )
     with pytest.raises(TypeError, match="carry must be a stats.Tally"):
         run_match(
             parse_engine(fake("random", "name=a", "nodes=1")),

@@ -28,7 +28,7 @@ from camelpy._quote import quote
 from camelpy.arena import stats
 from camelpy.arena.engines import EngineConfig, UciPlayer
 from camelpy.arena.events import Observer
-from camelpy.arena.openings import Opening
+from camelpy.arena.openings import MAX_PAIRS, Opening
 from camelpy.arena.timeuse import TimeUse, summary_lines
 
 __all__ = [
@@ -541,10 +541,14 @@ def summarize(
 
 def check_carry(carry: object) -> None:
     """:exc:`TypeError` unless *carry* is a :class:`camelpy.arena.stats.Tally`; :exc:`ValueError` unless
-    its counts are whole pairs that agree (:func:`camelpy.arena.stats.carried`)."""
+    its counts are whole pairs that agree (:func:`camelpy.arena.stats.carried`) and number at most
+    :data:`camelpy.arena.openings.MAX_PAIRS`, as many as one run may play (far more, and the GSPRT's
+    floats overflow)."""
     if not isinstance(carry, stats.Tally):
         raise TypeError(f"carry must be a stats.Tally, got {type(carry).__name__} {shown(carry)}")
     stats.carried(carry.wins, carry.draws, carry.losses, carry.pentanomial)
+    if sum(carry.pentanomial) > MAX_PAIRS:
+        raise ValueError(f"carried pairs must number at most {MAX_PAIRS:,}, got {sum(carry.pentanomial):,}")
 
 
 def check_sprt(sprt: object) -> None:
