@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import importlib.util
 import io
@@ -226,7 +227,9 @@ def test_a_match_continued_elsewhere_counts_the_carried_pairs(tmp_path: Path) ->
     sprt = stats.SPRT(elo0=0, elo1=5)
     first = run_match(a, b, rounds=2, openings=book, adjudication=SHORT, sprt=sprt, out=tmp_path / "first")
     carry = stats.carried(first.wins, first.draws, first.losses, first.pentanomial)
-    second = run_match(
+    # The second run: the openings after the first's, its counts carried.
+    resume = functools.partial(
+        run_match,
         a,
         b,
         rounds=2,
@@ -235,8 +238,8 @@ def test_a_match_continued_elsewhere_counts_the_carried_pairs(tmp_path: Path) ->
         adjudication=SHORT,
         sprt=sprt,
         out=tmp_path / "second",
-        carry=carry,
     )
+    second = resume(carry=carry)
     here = [json.loads(line) for line in (tmp_path / "second" / "games.jsonl").read_text().splitlines()[1:]]
     assert sorted(r["opening"]["moves"][0] for r in here) == ["c2c4", "c2c4", "g1f3", "g1f3"]
     points = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
@@ -261,17 +264,7 @@ def test_a_match_continued_elsewhere_counts_the_carried_pairs(tmp_path: Path) ->
     )
     # Resumed with other carried counts, the folder is refused like any other change of settings.
     with pytest.raises(ValueError, match="other settings"):
-        run_match(
-            a,
-            b,
-            rounds=2,
-            openings=book,
-            start=3,
-            adjudication=SHORT,
-            sprt=sprt,
-            out=tmp_path / "second",
-            carry=stats.carried(0, 2, 0, (0, 0, 1, 0, 0)),
-        )
+        resume(carry=stats.carried(0, 2, 0, (0, 0, 1, 0, 0)))
     # Pairs that already decide the SPRT stop the match before an engine starts.
     decided = run_match(
         parse_engine(["/nonexistent/engine", "name=x", "nodes=1"]),

@@ -282,15 +282,16 @@ impl Position {
     }
 
     /// The key of the position after `mv`, a pseudo-legal move of the side to move, as far as the moving
-    /// and captured pieces and the side to move decide it: a changed castling right, an en-passant file
-    /// and the rook of a castling are left out. A guess at where the next position's table entry lives,
-    /// cheap enough to make before the move (the search prefetches that entry); never a key to store.
+    /// and captured pieces, the side to move and the en-passant file it ends decide it: a castling right
+    /// it changes, an en-passant file it opens, the pawn an en-passant capture takes and the rook of a
+    /// castling are left out. A guess at where the next position's table entry lives, cheap enough to
+    /// make before the move (the search prefetches that entry); never a key to store.
     #[inline(always)]
     pub fn key_after(&self, mv: Move) -> u64 {
         let us = self.s.side_to_move;
         let (from, to) = (mv.from(), mv.to());
         let piece = Piece::new(us, self.piece_type_on_occupied(from));
-        let mut key = self.s.key ^ KEYS.black_to_move() ^ KEYS.piece(piece, from);
+        let mut key = self.key_after_null() ^ KEYS.piece(piece, from);
         if mv.kind() != MoveKind::Castling && self.colored(us.flip()).has(to) {
             key ^= KEYS.piece(Piece::new(us.flip(), self.piece_type_on_occupied(to)), to);
         }
