@@ -22,7 +22,7 @@ import pytest
 from camelpy.arena import runner, stats
 from camelpy.arena.engines import EngineStartError, TimeControl, UciPlayer, parse_engine
 from camelpy.arena.match import run_match
-from camelpy.arena.openings import Opening, book_digest, load_openings
+from camelpy.arena.openings import Opening, book_digest, choose, load_openings
 from camelpy.arena.referee import Adjudication, MoveRecord, _adjudicate
 
 from tests.runs import logged_games, terminate_after_a_game
@@ -181,6 +181,18 @@ def test_book_digest_is_public_and_stable() -> None:
     assert book_digest(reversed(book)) != book_digest(book)
 
 
+def test_the_opening_order_goes_round_the_book_and_so_does_start() -> None:
+    book = [Opening(moves=(move,)) for move in ("e2e4", "d2d4", "c2c4")]
+    for order in ("sequential", "random"):
+        run = choose(book, 7, order=order, seed=9)
+        assert run[3:6] == run[:3] and sorted(o.moves[0] for o in run[:3]) == ["c2c4", "d2d4", "e2e4"]
+        # The start-th pair's opening, past the book's end too: a run continued after P pairs starts at P + 1.
+        assert [choose(book, 1, order=order, seed=9, start=pair)[0] for pair in range(1, 8)] == run
+        assert choose(book, 2, order=order, seed=9, start=3 * 10**20 + 2) == run[1:3]
+    with pytest.raises(ValueError, match="opening start must be at least 1, got 0"):
+        choose(book, 1, start=0)
+
+
 def test_sprt_stops_as_soon_as_a_bound_is_crossed() -> None:
     strong = parse_engine(fake("random", "name=strong", "nodes=1"))
     weak = parse_engine(fake("illegal", "name=weak", "nodes=1", "timemargin=50"))
@@ -227,14 +239,13 @@ def test_a_match_continued_elsewhere_counts_the_carried_pairs(tmp_path: Path) ->
     sprt = stats.SPRT(elo0=0, elo1=5)
     first = run_match(a, b, rounds=2, openings=book, adjudication=SHORT, sprt=sprt, out=tmp_path / "first")
     carry = stats.carried(first.wins, first.draws, first.losses, first.pentanomial)
-    # The second run: the openings after the first's, its counts carried.
+    # The second run: its counts carried, the openings after the first's (start defaults to pair 3).
     resume = functools.partial(
         run_match,
         a,
         b,
         rounds=2,
         openings=book,
-        start=3,
         adjudication=SHORT,
         sprt=sprt,
         out=tmp_path / "second",

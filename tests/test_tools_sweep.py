@@ -392,7 +392,7 @@ _rows(
     NUMBERS,
     _exp(INT, huge=OK, negative=OK, zero=OK),
 )
-_rows("openings.choose(start=)", lambda v: openings.choose(BOOK, 2, start=v), NUMBERS, INT)
+_rows("openings.choose(start=)", lambda v: openings.choose(BOOK, 2, start=v), NUMBERS, _exp(INT, huge=OK))
 
 # engines
 _rows("engines.TimeControl.parse(text)", engines.TimeControl.parse, TEXT, _LINE)

@@ -63,7 +63,7 @@ def run_match(
     openings: Sequence[Opening] = (),
     order: str = "sequential",
     seed: int = 0,
-    start: int = 1,
+    start: int | None = None,
     concurrency: int | None = None,
     adjudication: Adjudication = NO_ADJUDICATION,
     sprt: stats.SPRT | None = None,
@@ -85,7 +85,9 @@ def run_match(
 
     *carry* (:func:`camelpy.arena.stats.carried`) continues a match whose first pairs were played
     elsewhere, as another machine's folder that this one has not got: those whole pairs count in the
-    score, the Elo and the SPRT (which may stop at once), and *start* picks the opening after theirs.
+    score, the Elo and the SPRT (which may stop at once), and the openings go on after theirs: *start*
+    defaults to the pair after the carried ones (as for a run that began at the first opening; 1
+    without *carry*), and counts round the book again past its end (:func:`camelpy.arena.openings.choose`).
 
     :raises: :exc:`ValueError` for bad settings (*rounds* outside 1..:data:`MAX_PAIRS`, a *concurrency*
         below 1, a *hang_timeout* not above 0, …), an engine that cannot start, or an *out* folder that
@@ -108,6 +110,8 @@ def run_match(
         path_arg(out, "out")
     real_arg(hang_timeout, "hang_timeout", above=0)
     engine1, engine2 = distinct_names(engine1, engine2)
+    if start is None:
+        start = 1 + (sum(carry.pentanomial) if carry is not None else 0)
     chosen = choose(openings, rounds, order=order, seed=seed, start=start)
     specs = []
     for pair, opening in enumerate(chosen):
@@ -241,7 +245,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=["epd", "pgn"], help="book format (default: from the file name)")
     p.add_argument("--order", choices=["sequential", "random"], default="sequential")
     p.add_argument("--seed", type=int, default=0, help="seed of the random opening order")
-    p.add_argument("--start", type=int, default=1, help="first opening (1-based)")
+    p.add_argument(
+        "--start",
+        type=int,
+        help="first pair's opening (1-based; past the book's end it goes round again; default 1, or "
+        "the pair after the carried ones)",
+    )
     p.add_argument("--plies", type=int, help="cut PGN openings after this many plies")
     p.add_argument("--rounds", type=int, default=1, help="game pairs to play (at most, with --sprt)")
     p.add_argument(
@@ -252,7 +261,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         nargs=4,
         metavar="K=V",
         help="wins= draws= losses= ptnml=a,b,c,d,e: whole pairs of an earlier run of this match (its"
-        " summary's counts), counted in the Elo and the SPRT; --start the opening after them",
+        " summary's counts), counted in the Elo and the SPRT; the openings go on after them",
     )
     p.add_argument(
         "--draw", nargs="*", metavar="K=V", help="draw adjudication: movenumber= movecount= score="
@@ -354,7 +363,7 @@ def _game_options(args: argparse.Namespace) -> list[tuple[str, frozenset[str]]]:
             ("--openings", args.openings is not None, chess),
             ("--format", args.format is not None, chess),
             ("--order", args.order != "sequential", chess),
-            ("--start", args.start != 1, chess),
+            ("--start", args.start is not None, chess),
             ("--plies", args.plies is not None, chess),
             ("--carry", args.carry is not None, chess),
             ("--draw", args.draw is not None, chess),

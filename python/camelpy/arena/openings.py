@@ -29,7 +29,6 @@ from camelpy._args import (
     items_arg,
     opt_int_arg,
     read_text,
-    shown,
     str_arg,
 )
 from camelpy._quote import quote
@@ -192,11 +191,13 @@ def choose(
     book: Sequence[Opening], count: int, *, order: str = "sequential", seed: int = 0, start: int = 1
 ) -> list[Opening]:
     """The openings of *count* game pairs: in file order from the *start*-th (1-based) opening, or
-    shuffled with *seed* (``order="random"``; every opening is used once before any repeats). An
-    empty book means the start position.
+    shuffled with *seed* (``order="random"``; every opening is used once before any repeats). The
+    order goes round the book again after its end, and so does *start*: the *start*-th pair of a run
+    from the first opening gets the *start*-th opening, also past the book's end (so a run continued
+    after *P* pairs starts at *P* + 1). An empty book means the start position.
 
     :raises: :exc:`ValueError` for an unknown order, a *count* beyond :data:`MAX_PAIRS` or a start
-        outside the book; :exc:`TypeError` for an argument of the wrong type.
+        below 1; :exc:`TypeError` for an argument of the wrong type.
     """
     items_arg(book, "book", Opening)
     int_arg(count, "count", 0, MAX_PAIRS)
@@ -205,8 +206,6 @@ def choose(
     int_arg(start, "opening start", 1)
     if not book:
         return [Opening(name="startpos")] * count
-    if not 1 <= start <= len(book):
-        raise ValueError(f"opening start {shown(start)} outside the book's 1..{len(book)}")
     indices = list(range(len(book)))
     if order == "random":
         random.Random(seed).shuffle(indices)
