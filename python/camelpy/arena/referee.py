@@ -405,8 +405,15 @@ class MatchResult:
         return stats.los(self._results())
 
     def status_line(self) -> str:
-        """A short line for the live display."""
+        """A short line for the live display: the games, the pairs (the pentanomial, as the summary's
+        ``Ptnml(0-2)``), the Elo and the LLR.
+
+        >>> MatchResult("a", "b", wins=3, draws=2, losses=1, pentanomial=(0, 0, 1, 2, 0)).status_line()
+        '+3=2-1 Ptnml [0, 0, 1, 2, 0] Elo +120.22 +/- 109.70'
+        """
         text = f"+{self.wins}={self.draws}-{self.losses}"
+        if sum(self.pentanomial):
+            text += f" Ptnml {list(self.pentanomial)}"
         if self.games:
             text += f" Elo {self.elo}"
         if self.sprt is not None and self.llr is not None:
