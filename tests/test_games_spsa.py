@@ -71,6 +71,14 @@ def test_a_leiserchess_run_replays_exactly_and_a_finished_one_is_not_played_agai
     )
     plot = _spsa("leiserchess", tmp_path / "a", "--plot")
     assert plot.returncode == 0 and plot.stdout == first.stdout
+    # Carried from its first iteration's line (the folder gone), the run goes on as it went.
+    line = next(line for line in first.stderr.splitlines() if line.startswith("iteration 1/3: "))
+    theta = line.split(") ")[1].split()  # king_face=… pawn_pinned=…
+    rest = _spsa("leiserchess", tmp_path / "c", *words, "--carry", "iterations=1", *theta)
+    assert rest.returncode == 0, rest.stderr
+    c = json.loads((tmp_path / "c" / "state.json").read_text())
+    assert c["games"] == a["games"][1:] and c["spsa"]["theta"] == a["spsa"]["theta"]
+    assert c["spsa"]["history"] == a["spsa"]["history"][1:]
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import cast
@@ -114,6 +115,60 @@ def test_resume_gives_the_same_result_as_one_run(tmp_path: Path) -> None:
     second.run(play)
     assert second.theta == whole.theta
     assert second.history == whole.history
+
+
+def test_a_run_carried_from_elsewhere_goes_on_as_the_whole_run() -> None:
+    """A folder lost after 45 iterations: a new optimiser given the iteration count and θ plays the
+    other 75 exactly as the whole run did (the random draws do not depend on θ or the results)."""
+    settings = SpsaSettings(iterations=120, pairs=4)
+    play = simulated_match(OPTIMUM, width=WIDTH, pairs=4, seed=5)
+    params = [*_params(0.02), SpsaParam("f", 0.5, 0, 1, c_end=0.05, r_end=0.02, integer=False)]
+    whole = Spsa(params, settings, seed=11)
+    whole.run(play)
+    first = Spsa(params, settings, seed=11)
+    for _ in range(45):
+        first.step(play)
+    second = Spsa(params, settings, seed=11)
+    second.carry(45, first.theta)
+    assert (second.iteration, second.carried, second.history, second.start) == (45, 45, [], first.theta)
+    assert second.trial() == first.trial()
+    for _ in range(30):
+        second.step(play)
+    # Saved and resumed part-way, the carried run is still the same run.
+    third = Spsa(params, settings, seed=11)
+    third.carry(45, first.theta)
+    third.restore(json.loads(json.dumps(second.state())))
+    third.run(play)
+    assert third.theta == whole.theta and third.history == whole.history[45:]
+    assert third.iteration == 120 and len(third.history) == 75
+    # Its state is another run's for an optimiser not carried, or carried from elsewhere.
+    with pytest.raises(ValueError, match="the carried iterations were"):
+        Spsa(params, settings, seed=11).restore(third.state())
+    fourth = Spsa(params, settings, seed=11)
+    fourth.carry(44, first.theta)
+    with pytest.raises(ValueError, match="the carried iterations were"):
+        fourth.restore(third.state())
+
+
+def test_bad_carried_runs_are_refused() -> None:
+    settings = SpsaSettings(iterations=10)
+    theta = {"x": 30.0, "y": 0.0, "z": 300.0}
+    for iterations, values, message in (
+        (0, theta, "carried iterations must be between 1 and 10, got 0"),
+        (11, theta, "carried iterations must be between 1 and 10, got 11"),
+        (3, {"x": 30.0, "y": 0.0}, "the carried values lack 'z'"),
+        (3, {**theta, "w": 1.0}, "carried value of 'w', which is not tuned here"),
+        (3, {**theta, "x": 101.0}, "carried x 101.0 outside its range 0..100"),
+        (3, {**theta, "y": float("nan")}, "carried y must be a finite number, got nan"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            Spsa(_params(), settings, seed=1).carry(iterations, values)
+    played = Spsa(_params(), settings, seed=1)
+    played.step(lambda trial: 0.0)
+    with pytest.raises(ValueError, match="only a new SPSA run can carry"):
+        played.carry(3, theta)
+    with pytest.raises(TypeError, match="theta must be a mapping"):
+        Spsa(_params(), settings, seed=1).carry(3, [30.0, 0.0, 300.0])  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -399,6 +454,62 @@ def test_an_interrupted_command_continues_where_it_stopped(
     parts = json.loads((tmp_path / "parts" / "state.json").read_text())
     assert parts["spsa"] == whole["spsa"] and parts["games"] == whole["games"]
     assert whole["spsa"]["theta"][0] > 0  # moved towards 30
+
+
+def test_a_run_whose_folder_is_gone_continues_with_carry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--carry iterations=K NAME=VALUE``: the iterations after K, from the values the K-th progress
+    line printed, are those of the run played in one go (the same deterministic stand-in for the games)."""
+    from camelpy.arena import match
+
+    def fake_match(plus: EngineConfig, minus: EngineConfig, **kwargs: object) -> match.MatchResult:
+        distance = {c.name: abs(int(dict(c.options)["tempo_mg"]) - 30) for c in (plus, minus)}
+        games = 2 * cast(int, kwargs["rounds"])
+        wins = games if distance["plus"] < distance["minus"] else 0
+        return match.MatchResult("plus", "minus", wins=wins, losses=games - wins)
+
+    monkeypatch.setattr(match, "run_match", fake_match)
+
+    def command(out: Path, *extra: str) -> list[str]:
+        return [
+            "spsa", "--out", str(out), "--engine", ENGINE, "nodes=200",
+            "--param", "tempo_mg=0,-50,100,4,0.05", "--param", "king_shield_close",
+            "--iterations", "6", "--pairs", "2", "--seed", "9", *extra,
+        ]  # fmt: skip
+
+    assert cli.main(command(tmp_path / "whole")) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("iteration ")]
+    third = lines[2]
+    assert third.startswith("iteration 3/6: ")
+    values = third.split(") ")[1].split()  # tempo_mg=… king_shield_close=… as --carry takes them
+    assert cli.main(command(tmp_path / "rest", "--carry", "iterations=3", *values)) == 0
+    captured = capsys.readouterr()
+    assert [line for line in captured.err.splitlines() if line.startswith("iteration ")] == lines[3:]
+    assert "6/6 iterations, 24 games (the first 3 carried from an earlier run)" in captured.out
+    whole = json.loads((tmp_path / "whole" / "state.json").read_text())
+    rest = json.loads((tmp_path / "rest" / "state.json").read_text())
+    assert rest["games"] == whole["games"][3:] and len(rest["spsa"]["history"]) == 3
+    assert rest["spsa"]["carried"]["iterations"] == 3 and "carried" not in whole["spsa"]
+    assert rest["spsa"]["theta"] == whole["spsa"]["theta"]
+    # The same command resumes its folder; other carried values are another run.
+    assert cli.main(command(tmp_path / "rest", "--carry", "iterations=3", *values)) == 0
+    assert "iteration " not in capsys.readouterr().err
+    assert cli.main(command(tmp_path / "rest", "--carry", "iterations=2", *values)) == 2
+    assert "the carried iterations were" in capsys.readouterr().err
+    for words, message in (
+        (values, "--carry needs iterations=K"),
+        (["iterations=3", values[0]], "the carried values lack 'king_shield_close'"),
+        (["iterations=3", *values, "tempo_mg=1"], "bad carry word 'tempo_mg=1': 'tempo_mg' is given twice"),
+        (["iterations=x", *values], "bad carry word 'iterations=x'"),
+        (["iterations=3", "tempo", *values[1:]], "bad carry word 'tempo'"),
+        (["iterations=3", *values, "nmp_base=3"], "'nmp_base' is not tuned here"),
+        (["iterations=3", "TEMPO_MG=500", *values[1:]], "carried tempo_mg 500.0 outside its range -50..100"),
+    ):
+        assert cli.main(command(tmp_path / "bad", "--carry", *words)) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and message in err and "Traceback" not in err, (words, err)
+        assert not (tmp_path / "bad" / "state.json").exists()
 
 
 def test_kill_stops_the_command_as_ctrl_c_does_and_it_resumes(tmp_path: Path) -> None:

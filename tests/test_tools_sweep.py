@@ -620,7 +620,12 @@ _rows(
     NUMBERS,
     _exp(INT, huge=STARTS, negative=STARTS, zero=STARTS),
 )
-_rows("match.run_match(start=)", lambda v: _run_match(openings=BOOK, start=v), NUMBERS, INT)
+_rows(
+    "match.run_match(start=)",
+    lambda v: _run_match(openings=BOOK, start=v),
+    NUMBERS,
+    _exp(INT, huge=STARTS, none=STARTS),  # huge: round the book; None: the default
+)
 _rows(
     "match.run_match(concurrency=)",
     lambda v: _run_match(concurrency=v),

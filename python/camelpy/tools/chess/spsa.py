@@ -70,6 +70,7 @@ __all__ = [
     "Trial",
     "add_arguments",
     "add_run_arguments",
+    "carry_from_args",
     "format_params",
     "main",
     "params_from_args",
@@ -334,15 +335,66 @@ class Spsa:
         self._rng = random.Random(self.seed)
         self._theta = [float(p.default) for p in self.params]
         self.history: list[Step] = []
-        """The finished iterations, in order."""
+        """The iterations played here, in order (after the :attr:`carried` ones)."""
+        self.carried = 0
+        """Iterations of an earlier run that :meth:`carry` continues, played elsewhere (0: none)."""
+        self._start = tuple(self._theta)
         n = settings.iterations
         self._c0 = [p.c_end * n**settings.gamma for p in self.params]
         self._a0 = [p.r_end * p.c_end**2 * (settings.big_a + n) ** settings.alpha for p in self.params]
 
     @property
     def iteration(self) -> int:
-        """Iterations done (the next one's ``k``)."""
-        return len(self.history)
+        """Iterations done, the :attr:`carried` ones too (the next one's ``k``)."""
+        return self.carried + len(self.history)
+
+    @property
+    def start(self) -> dict[str, float]:
+        """``θ`` before the first iteration played here: the defaults, or the carried run's values."""
+        return {p.name: t for p, t in zip(self.params, self._start)}
+
+    def carry(self, iterations: int, theta: Mapping[str, float]) -> None:
+        """Continues a run whose first *iterations* were played elsewhere (a folder this machine has
+        not got) and left ``θ`` at *theta* (every parameter's value, by name). The random signs and
+        roundings go on as that run's would have, since what they draw depends on neither ``θ`` nor the
+        results: given ``θ`` exactly, the rest of the run is the one it would
+        have played (``camelpy spsa``'s progress lines print it so).
+
+        >>> params = [SpsaParam("x", 50, 0, 100, c_end=5)]
+        >>> one = Spsa(params, SpsaSettings(iterations=4), seed=3)
+        >>> play = lambda trial: 2.0 if trial.plus["x"] > trial.minus["x"] else -1.0
+        >>> _ = one.step(play), one.step(play)
+        >>> two = Spsa(params, SpsaSettings(iterations=4), seed=3)
+        >>> two.carry(2, one.theta)
+        >>> one.run(play) == two.run(play), two.iteration, two.carried
+        (True, 4, 2)
+
+        :raises: :exc:`ValueError` for an optimiser that has played or carried already, *iterations*
+            outside 1..the settings' iterations, a parameter missing from *theta* or not tuned, or a
+            value that is not finite or outside its range; :exc:`TypeError` for the wrong types.
+        """
+        if self.iteration:
+            raise ValueError("only a new SPSA run can carry an earlier run's iterations")
+        int_arg(iterations, "carried iterations", 1, self.settings.iterations)
+        if not isinstance(theta, Mapping):
+            raise TypeError(f"theta must be a mapping, got {type(theta).__name__} {shown(theta)}")
+        names = {p.name for p in self.params}
+        for name in theta:
+            if name not in names:
+                raise ValueError(f"carried value of {quote(str(name))}, which is not tuned here")
+        values = []
+        for param in self.params:
+            if param.name not in theta:
+                raise ValueError(f"the carried values lack {quote(param.name)}")
+            value = _finite(theta[param.name], f"carried {param.name}")
+            if not param.minimum <= value <= param.maximum:
+                raise ValueError(
+                    f"carried {param.name} {shown(value)} outside its range {param.minimum}..{param.maximum}"
+                )
+            values.append(value)
+        for _ in range(iterations):  # the draws the carried iterations made
+            self._random_draws()
+        self.carried, self._theta, self._start = iterations, values, tuple(values)
 
     @property
     def done(self) -> bool:
@@ -390,16 +442,21 @@ class Spsa:
         finally:
             self._rng.setstate(state)
 
+    def _random_draws(self) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """An iteration's random draws: ``Δ``, then the rounding ``u`` of each integer parameter (0.0
+        for a float one). What they draw depends only on the parameters, which :meth:`carry` relies on."""
+        flips = tuple(self._rng.choice((-1, 1)) for _ in self.params)
+        return flips, tuple(self._rng.random() if p.integer else 0.0 for p in self.params)
+
     def _draw(self) -> tuple[Trial, tuple[float, ...], tuple[float, ...]]:
         k = self.iteration
         a, c = self.schedule(k)
-        flips = tuple(self._rng.choice((-1, 1)) for _ in self.params)
+        flips, us = self._random_draws()
         plus: dict[str, float] = {}
         minus: dict[str, float] = {}
-        for param, theta, ck, flip in zip(self.params, self._theta, c, flips):
+        for param, theta, ck, flip, u in zip(self.params, self._theta, c, flips, us):
             hi, lo = theta + ck * flip, theta - ck * flip
             if param.integer:
-                u = self._rng.random()
                 plus[param.name] = int(param.clamp(math.floor(hi + u)))
                 minus[param.name] = int(param.clamp(math.floor(lo + u)))
             else:
@@ -445,9 +502,10 @@ class Spsa:
 
     def state(self) -> dict[str, Any]:
         """Everything a later :meth:`restore` needs, as JSON data: the parameters, settings, seed, ``θ``,
-        the random generator's state and the history."""
+        the random generator's state, the history and (only for a run that :meth:`carry` continues) the
+        carried iterations and values."""
         version, internal, gauss = self._rng.getstate()
-        return {
+        state = {
             "params": [p.to_json() for p in self.params],
             "settings": self.settings.to_json(),
             "seed": self.seed,
@@ -455,9 +513,13 @@ class Spsa:
             "rng": [version, list(internal), gauss],
             "history": [s.to_json() for s in self.history],
         }
+        if self.carried:  # only then, so that the states of other runs keep their form
+            state["carried"] = {"iterations": self.carried, "theta": list(self._start)}
+        return state
 
     def restore(self, state: Mapping[str, Any]) -> None:
-        """Continues from a :meth:`state` of a run with the same parameters, settings and seed.
+        """Continues from a :meth:`state` of a run with the same parameters, settings, seed and carried
+        iterations (:meth:`carry`).
 
         :raises: :exc:`ValueError` when *state* belongs to another run (naming what differs) or is
             malformed.
@@ -476,7 +538,7 @@ class Spsa:
             rng.setstate(rng_state)
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"the saved SPSA state is malformed: {brief(err)}") from None
-        if len(theta) != len(self.params) or len(history) > self.settings.iterations:
+        if len(theta) != len(self.params) or self.carried + len(history) > self.settings.iterations:
             raise ValueError("the saved SPSA state is malformed: its sizes do not match its parameters")
         self._rng, self._theta, self.history = rng, theta, history
 
@@ -502,6 +564,8 @@ def _difference(saved: Mapping[str, Any], now: Mapping[str, Any]) -> str:
             return f"{field} was {old_settings.get(field)!r}, now {value!r}"
     if saved.get("seed") != now["seed"]:
         return f"seed was {saved.get('seed')!r}, now {now['seed']!r}"
+    if saved.get("carried") != now.get("carried"):
+        return f"the carried iterations were {saved.get('carried')!r}, now {now.get('carried')!r}"
     return ""
 
 
@@ -784,7 +848,8 @@ def format_params(params: Sequence[SpsaParam], values: Mapping[str, float] | Non
 
 def plot_paths(spsa: Spsa, path: str | Path) -> None:
     """Writes a PNG of every parameter's path, ``θ`` after each iteration as a share of its range (0 at
-    its minimum, 1 at its maximum), the start at iteration 0 (matplotlib, the tune extra)."""
+    its minimum, 1 at its maximum), the start at iteration 0 (or after the carried iterations: the path
+    played here; matplotlib, the tune extra)."""
     try:
         import matplotlib
 
@@ -793,15 +858,16 @@ def plot_paths(spsa: Spsa, path: str | Path) -> None:
     except ImportError as err:  # pragma: no cover - matplotlib is in the tune and test extras
         raise ImportError("the SPSA plot needs matplotlib: pip install 'camelpy[tune]'") from err
     figure, axes = plt.subplots(figsize=(7, 4.5))
-    xs = list(range(spsa.iteration + 1))
+    xs = list(range(spsa.carried, spsa.iteration + 1))
     for index, param in enumerate(spsa.params):
         span = param.maximum - param.minimum
-        ys = [param.default] + [step.theta[index] for step in spsa.history]
+        ys = [spsa.start[param.name]] + [step.theta[index] for step in spsa.history]
         axes.plot(xs, [(y - param.minimum) / span for y in ys], label=param.name, linewidth=1)
     axes.set_xlabel("iteration")
     axes.set_ylabel("value, as a share of its range")
     axes.set_ylim(-0.02, 1.02)
-    axes.set_title(f"camelpy spsa: {spsa.iteration}/{spsa.settings.iterations} iterations")
+    carried = f" (1-{spsa.carried} carried)" if spsa.carried else ""
+    axes.set_title(f"camelpy spsa: {spsa.iteration}/{spsa.settings.iterations} iterations{carried}")
     if len(spsa.params) <= 12:
         axes.legend(fontsize="small")
     figure.tight_layout()
@@ -921,9 +987,52 @@ def add_run_arguments(p: argparse.ArgumentParser, *, what: str) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the signs, roundings and opening order")
     p.add_argument(
+        "--carry",
+        nargs="+",
+        metavar="K=V",
+        help="iterations=K NAME=VALUE ...: continue a run whose first K iterations were played elsewhere "
+        "(a folder this machine has not got) and left each parameter at VALUE (its last progress line)",
+    )
+    p.add_argument(
         "--plot", action="store_true", help="only draw spsa.png and print the values of the saved run"
     )
     p.add_argument("--quiet", action="store_true", help="no progress line per iteration")
+
+
+def carry_from_args(spsa: Spsa, words: Sequence[str] | None) -> None:
+    """Applies ``--carry iterations=K NAME=VALUE ...`` (:func:`add_run_arguments`) to a new *spsa*
+    (:meth:`Spsa.carry`); nothing when *words* is ``None``. Names match the parameters' in any case.
+
+    :raises: :exc:`ValueError` quoting a malformed word, or naming what is missing or out of range.
+    """
+    if words is None:
+        return
+    names = {p.name.lower(): p.name for p in spsa.params}
+    iterations: int | None = None
+    theta: dict[str, float] = {}
+    for word in words:
+        key, sep, text = word.partition("=")
+        key = key.strip()
+        try:
+            if not sep or not key:
+                raise ValueError
+            if key.lower() == "iterations":
+                iterations = int(text)
+                continue
+            value = float(text)
+        except ValueError:
+            raise ValueError(
+                f"bad carry word {quote(word)}: expected iterations=K or NAME=VALUE (a number)"
+            ) from None
+        name = names.get(key.lower())
+        if name is None:
+            raise ValueError(f"bad carry word {quote(word)}: {quote(key)} is not tuned here")
+        if name in theta:
+            raise ValueError(f"bad carry word {quote(word)}: {quote(name)} is given twice")
+        theta[name] = value
+    if iterations is None:
+        raise ValueError("--carry needs iterations=K, the iterations played before")
+    spsa.carry(iterations, theta)
 
 
 def settings_from_args(args: argparse.Namespace) -> SpsaSettings:
@@ -983,9 +1092,10 @@ def _params(
 
 def _report(spsa: Spsa) -> str:
     values = spsa.values()
+    carried = f" (the first {spsa.carried} carried from an earlier run)" if spsa.carried else ""
     lines = [
         f"# camelpy spsa: {spsa.iteration}/{spsa.settings.iterations} iterations, "
-        f"{spsa.iteration * spsa.settings.pairs * 2} games",
+        f"{spsa.iteration * spsa.settings.pairs * 2} games{carried}",
         "# name: start -> now (unrounded)",
         *(
             f"#   {p.name}: {_num(p.default)} -> {_num(values[p.name])} ({t:.3f})"
@@ -1050,7 +1160,7 @@ def resume(spsa: Spsa, out: Path, run: Mapping[str, Any]) -> list[dict[str, Any]
         spsa.restore(saved["spsa"])
     except ValueError as err:
         raise ValueError(f"{quote(str(state_path))}: {err}; use another --out folder") from None
-    return list(saved.get("games", []))[: spsa.iteration]
+    return list(saved.get("games", []))[: len(spsa.history)]
 
 
 def play_iterations(
@@ -1063,7 +1173,8 @@ def play_iterations(
     quiet: bool = False,
 ) -> None:
     """Plays *spsa*'s remaining iterations, saving ``out/state.json`` (with *run* and the game records
-    *games*, which :func:`resume` gave) after each so that the same command resumes, then writes
+    *games* of the iterations played here, which :func:`resume` gave) after each so that the same
+    command resumes, then writes
     ``result.txt``, ``tuned.csv`` and ``spsa.png`` and prints the result. *play* plays a trial's games and
     returns their record: ``wins``, ``draws`` and ``losses`` of the ``+`` side (its score difference is
     ``wins − losses``) and anything else worth keeping.
@@ -1083,7 +1194,7 @@ def play_iterations(
         state = {"camelpy_spsa": STATE_VERSION, "run": run, "spsa": spsa.state(), "games": games}
         _save_json(state_path, state)
 
-    if spsa.iteration and not quiet and not spsa.done:
+    if spsa.history and not quiet and not spsa.done:
         print(f"resuming at iteration {spsa.iteration + 1}/{spsa.settings.iterations}", file=sys.stderr)
     save()
     with stop_on_terminate():  # `kill` stops it as Ctrl-C does: the iteration under way is played again
@@ -1092,7 +1203,8 @@ def play_iterations(
             games.append(dict(record))
             save()
             if not quiet:
-                moved = " ".join(f"{n}={t:.2f}" for n, t in spsa.theta.items())
+                # θ exactly (the shortest text that reads back the same float): what --carry takes
+                moved = " ".join(f"{n}={t!r}" for n, t in spsa.theta.items())
                 print(
                     f"iteration {step.iteration + 1}/{spsa.settings.iterations}: +{record['wins']}="
                     f"{record['draws']}-{record['losses']} (plus - minus {step.result:+g}) {moved}",
@@ -1122,6 +1234,7 @@ def main(args: argparse.Namespace) -> int:
     book = load_openings(args.openings, fmt=args.format, plies=args.plies) if args.openings else []
     params = _params(args, engine_spin_options(config.command), config.options)
     spsa = Spsa(params, settings, seed=args.seed)
+    carry_from_args(spsa, args.carry)
     run = {
         "engine": config.to_json(),
         "openings": book_digest(book),

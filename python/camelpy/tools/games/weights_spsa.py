@@ -105,6 +105,7 @@ def main(
     threads = int_arg(args.threads, "--threads", 1, 256)
     params = spsa.params_from_args(args, {**tunable(game), **_unbounded(args, game)})
     optimiser = spsa.Spsa(params, settings, seed=seed)
+    spsa.carry_from_args(optimiser, args.carry)
     run = {"game": command, **games}
     records = spsa.resume(optimiser, out, run)
 
