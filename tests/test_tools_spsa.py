@@ -492,9 +492,11 @@ def test_a_run_whose_folder_is_gone_continues_with_carry(
     assert rest["games"] == whole["games"][3:] and len(rest["spsa"]["history"]) == 3
     assert rest["spsa"]["carried"]["iterations"] == 3 and "carried" not in whole["spsa"]
     assert rest["spsa"]["theta"] == whole["spsa"]["theta"]
-    # The same command resumes its folder; other carried values are another run.
+    # The same command resumes its folder, and --plot redraws it; other carried values are another run.
     assert cli.main(command(tmp_path / "rest", "--carry", "iterations=3", *values)) == 0
     assert "iteration " not in capsys.readouterr().err
+    assert cli.main(["spsa", "--out", str(tmp_path / "rest"), "--plot"]) == 0
+    assert capsys.readouterr().out == captured.out
     assert cli.main(command(tmp_path / "rest", "--carry", "iterations=2", *values)) == 2
     assert "the carried iterations were" in capsys.readouterr().err
     for words, message in (

@@ -357,8 +357,8 @@ class Spsa:
         """Continues a run whose first *iterations* were played elsewhere (a folder this machine has
         not got) and left ``θ`` at *theta* (every parameter's value, by name). The random signs and
         roundings go on as that run's would have, since what they draw depends on neither ``θ`` nor the
-        results: given ``θ`` exactly, the rest of the run is the one it would
-        have played (``camelpy spsa``'s progress lines print it so).
+        results: given ``θ`` exactly, the rest of the run is the one it would have played (``camelpy
+        spsa``'s progress lines print it so).
 
         >>> params = [SpsaParam("x", 50, 0, 100, c_end=5)]
         >>> one = Spsa(params, SpsaSettings(iterations=4), seed=3)
@@ -1126,6 +1126,9 @@ def plot_saved(out: Path) -> int:
     try:
         params = [SpsaParam(**p) for p in saved["spsa"]["params"]]
         spsa = Spsa(params, SpsaSettings(**saved["spsa"]["settings"]), seed=saved["spsa"]["seed"])
+        carried = saved["spsa"].get("carried")
+        if carried is not None:
+            spsa.carry(carried["iterations"], dict(zip((p.name for p in params), carried["theta"])))
         spsa.restore(saved["spsa"])
     except (KeyError, TypeError, ValueError) as err:
         raise ValueError(f"{quote(str(state_path))} is malformed: {brief(err)}") from None
