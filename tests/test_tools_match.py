@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import gc
 import importlib.util
@@ -21,7 +22,7 @@ import chess.pgn
 import pytest
 from camelpy.arena import runner, stats
 from camelpy.arena.engines import EngineStartError, TimeControl, UciPlayer, parse_engine
-from camelpy.arena.match import run_match
+from camelpy.arena.match import match_status, run_match
 from camelpy.arena.openings import Opening, book_digest, choose, load_openings
 from camelpy.arena.referee import Adjudication, MoveRecord, _adjudicate
 
@@ -400,6 +401,62 @@ def test_match_command_line_carries_an_earlier_runs_counts(tmp_path: Path) -> No
         timeout=60,
     )
     assert lei.returncode == 2 and "--carry is for chess" in lei.stderr, lei.stderr
+
+
+def test_status_reads_a_running_or_stopped_matchs_folder(tmp_path: Path) -> None:
+    a = parse_engine(fake("random", "name=a", "tc=10+0.1"))
+    b = parse_engine(fake("first", "name=b", "nodes=1"))
+    carry = stats.carried(3, 1, 0, (0, 0, 0, 1, 1))
+    sprt = stats.SPRT(elo0=0, elo1=5)
+    result = run_match(a, b, rounds=3, adjudication=SHORT, sprt=sprt, out=tmp_path, carry=carry)
+    jsonl = tmp_path / "games.jsonl"
+    saved = jsonl.read_bytes()
+    status = match_status(tmp_path)
+    # What the match printed and saved, clock use and carried pairs included (the log keeps move times
+    # to the microsecond, the summary shows milliseconds); the folder untouched.
+    assert dataclasses.replace(status, time_use=result.time_use) == result
+    assert status.summary() + "\n" == (tmp_path / "summary.txt").read_text()
+    assert status.carried == carry and status.time_use and jsonl.read_bytes() == saved
+    # A match still running: its last game half written is left out, and nothing is rewritten.
+    lines = saved.decode().splitlines()
+    jsonl.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:50])
+    running = match_status(str(tmp_path))
+    assert running.games == result.games - 1 and sum(running.pentanomial) == sum(result.pentanomial) - 1
+    assert jsonl.read_text().endswith(lines[-1][:50])
+    cli = [sys.executable, "-m", "camelpy", "match", "--status"]
+    done = subprocess.run([*cli, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == running.summary() + "\n", done.stderr
+    tournament = tmp_path / "tournament"
+    runner.GameLog(tournament, {"players": [], "format": "round-robin"}, "camelpy tournament").open()
+    odd = tmp_path / "odd"
+    runner.GameLog(odd, {**json.loads(lines[0])["settings"], "sprt": {"elo0": 5}}, "x").open()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "games.jsonl").write_text("")
+    binary = tmp_path / "binary"
+    binary.mkdir()
+    (binary / "games.jsonl").write_bytes(b"\xff\xfe{}")
+    for folder, message in (
+        (tmp_path / "none", "games.jsonl': No such file or directory"),
+        (tournament, "games.jsonl' is not a chess match's games log"),
+        (odd, "games.jsonl' holds settings a match does not write: elo0 must be below elo1"),
+        (empty, "games.jsonl' is empty: no run has started in that folder"),
+        (binary, "games.jsonl': not UTF-8 text"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            match_status(folder)
+        bad = subprocess.run([*cli, str(folder)], capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+    for words, message in (
+        (["--status", str(tmp_path), "--rounds", "2"], "takes no other option, got --rounds"),
+        (["--engine", "x", "--status", str(tmp_path)], "takes no other option, got --engine"),
+        (["--rounds", "2"], "a match needs exactly two --engine options, got 0"),
+    ):
+        bad = subprocess.run(
+            [sys.executable, "-m", "camelpy", "match", *words], capture_output=True, text=True, timeout=60
+        )
+        assert bad.returncode == 2 and message in bad.stderr, (words, bad.stderr)
+        assert bad.stderr.startswith("error: ") and "Traceback" not in bad.stderr
 
 
 def test_adjudication_rules() -> None:

@@ -548,6 +548,8 @@ _WRITE = _exp(READ, string=OK, missing=OK, dir=OK, file=V)
 _rows(
     "runner.GameLog(out_dir).open()", lambda v: _scratch(runner.GameLog(v, {}, "e").open), WRITE_PATHS, _WRITE
 )
+_rows("runner.read_log(out_dir)", runner.read_log, PATHS, READ)
+_rows("match.match_status(out)", match.match_status, PATHS, READ)
 _rows("runner.GameLog(settings)", lambda v: runner.GameLog("out", v, "e"), NUMBERS, _exp(OBJ))
 _rows(
     "runner.GameLog(settings={'x': v})",

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from camelpy import cluster
-from camelpy._args import int_arg, items_arg, path_arg, real_arg, shown
+from camelpy._args import brief, int_arg, items_arg, path_arg, real_arg, shown
 from camelpy._quote import quote
 from camelpy.arena import leiserchess, minichess, stats
 from camelpy.arena.engines import EngineConfig, distinct_names, parse_engine
@@ -49,10 +49,10 @@ from camelpy.arena.referee import (
     check_sprt,
     summarize,
 )
-from camelpy.arena.runner import GameLog, GameSpec, Progress, run_schedule, stop_on_terminate
+from camelpy.arena.runner import GameLog, GameSpec, Progress, read_log, run_schedule, stop_on_terminate
 from camelpy.arena.timeuse import time_use
 
-__all__ = ["MatchResult", "run_match", "summarize"]
+__all__ = ["MatchResult", "match_status", "run_match", "summarize"]
 
 
 def run_match(
@@ -173,9 +173,7 @@ def run_match(
         ended = "stopped" if result.decision else "finished"
     finally:
         progress.close()
-        uses = tuple(time_use(records, name) for name in (engine1.name, engine2.name))
-        if any(use.games for use in uses):
-            result = dataclasses.replace(result, time_use=tuple(use for use in uses if use.games))
+        result = _with_time_use(result, records)
         if events is not None:
             events.emit("end", reason=ended)
         if log is not None:
@@ -183,6 +181,57 @@ def run_match(
             (log.dir / "summary.json").write_text(
                 json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8"
             )
+    return result
+
+
+def match_status(out: str | Path) -> MatchResult:
+    """The score so far of the match saved in the folder *out* (``camelpy match --out``), as the match
+    itself would print it: its whole pairs, Elo, SPRT and clock use, and the pairs it carried. The
+    folder is only read, never written, so this can follow a match that is still running (its game
+    being written is left out) or one that stopped on a machine without its engines.
+
+    >>> import tempfile
+    >>> match_status(tempfile.mkdtemp())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot read games log '.../games.jsonl': No such file or directory
+
+    :raises: :exc:`TypeError` for an *out* that is not a path; :exc:`ValueError` quoting the file for a
+        folder without a match's ``games.jsonl`` (missing, empty, unreadable, or a tournament's log) or
+        with settings a match does not write.
+    """
+    header, records = read_log(out)
+    jsonl = quote(str(Path(out) / "games.jsonl"))
+    settings = header.get("settings")
+    if not isinstance(settings, dict) or not _MATCH_SETTINGS <= set(settings) <= _MATCH_SETTINGS | {"carry"}:
+        raise ValueError(f"{jsonl} is not a chess match's games log (a tournament's, or another game's?)")
+    engines = settings["engines"] if isinstance(settings["engines"], list) else []
+    names = [e.get("name") if isinstance(e, dict) else None for e in engines]
+    name1, name2 = (names + [None, None])[:2]
+    if len(names) != 2 or not isinstance(name1, str) or not isinstance(name2, str):
+        raise ValueError(f"{jsonl} holds settings a match does not write: not two named engines")
+    try:
+        sprt = stats.SPRT(**settings["sprt"]) if settings.get("sprt") is not None else None
+        saved = settings.get("carry")
+        carry = None
+        if saved is not None:
+            carry = stats.carried(saved["wins"], saved["draws"], saved["losses"], saved["pentanomial"])
+        result = summarize(name1, name2, records, sprt, str(out), carry)
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{jsonl} holds settings a match does not write: {brief(err)}") from None
+    return _with_time_use(result, records)
+
+
+_MATCH_SETTINGS = {"engines", "openings", "order", "adjudication", "sprt"}
+"""The keys of the settings :func:`run_match` saves in its log's header (and ``carry`` for a carried run)."""
+
+
+def _with_time_use(result: MatchResult, records: Sequence[GameRecord]) -> MatchResult:
+    """*result* with its two engines' clock use in *records* (:func:`camelpy.arena.timeuse.time_use`),
+    for those that played on a clock."""
+    uses = tuple(time_use(records, name) for name in (result.engine1, result.engine2))
+    if any(use.games for use in uses):
+        result = dataclasses.replace(result, time_use=tuple(use for use in uses if use.games))
     return result
 
 
@@ -235,7 +284,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--engine",
         nargs="+",
         action="append",
-        required=True,
         metavar="WORD",
         help="engine: a command (quoted), then name= tc=40/60+0.6 st= nodes= depth= timemargin=ms "
         "option.Name=Value",
@@ -286,17 +334,42 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_HANG_TIMEOUT,
         help="seconds before a silent engine loses",
     )
+    p.add_argument(
+        "--status",
+        metavar="DIR",
+        help="print the score so far of the match saved in DIR (its --out), running or stopped, and exit;"
+        " no other option",
+    )
     add_common_arguments(p)
 
 
 def main(args: argparse.Namespace) -> int:
-    """Runs ``camelpy match`` from parsed arguments; prints the summary."""
-    if len(args.engine) != 2:
-        raise ValueError(f"a match needs exactly two --engine options, got {len(args.engine)}")
+    """Runs ``camelpy match`` from parsed arguments; prints the summary (with ``--status DIR``, that of
+    the match saved in DIR: :func:`match_status`)."""
+    if args.status is not None:
+        given = [flag for flag in _given(args) if flag != "--status"]
+        if given:
+            raise ValueError(f"--status reads a match's folder and takes no other option, got {given[0]}")
+        print(match_status(args.status).summary())
+        return 0
+    engines = args.engine or []
+    if len(engines) != 2:
+        raise ValueError(f"a match needs exactly two --engine options, got {len(engines)}")
     engine1, engine2 = (parse_engine(words, args.each) for words in args.engine)
     _refuse_other_games(args)
     with stop_on_terminate():
         return _GAMES[args.game].play(args, engine1, engine2)
+
+
+def _given(args: argparse.Namespace) -> list[str]:
+    """The ``camelpy match`` options of *args* that differ from their defaults, as flags, in the order
+    of the command's usage."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    defaults = vars(parser.parse_args([]))
+    values = vars(args)
+    given = [key for key in defaults if values.get(key, defaults[key]) != defaults[key]]
+    return ["--" + key.replace("_", "-") for key in given]
 
 
 def _chess(args: argparse.Namespace, engine1: EngineConfig, engine2: EngineConfig) -> int:

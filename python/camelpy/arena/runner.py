@@ -34,7 +34,16 @@ from camelpy.arena.events import Observer
 from camelpy.arena.openings import Opening
 from camelpy.arena.referee import NO_ADJUDICATION, Adjudication, GameRecord, play_game, result_event
 
-__all__ = ["GameLog", "GameSpec", "Progress", "play_specs", "run_games", "run_schedule", "stop_on_terminate"]
+__all__ = [
+    "GameLog",
+    "GameSpec",
+    "Progress",
+    "play_specs",
+    "read_log",
+    "run_games",
+    "run_schedule",
+    "stop_on_terminate",
+]
 
 JSONL_VERSION = 1
 """Format version written in the header line of ``games.jsonl``."""
@@ -126,30 +135,18 @@ class GameLog:
 
     def _open(self) -> list[GameRecord]:
         self.dir.mkdir(parents=True, exist_ok=True)
-        records: list[GameRecord] = []
-        # Checked and read whenever there is anything by that name: a pipe or a device is refused.
-        text = read_text(self.jsonl, "out", "games log", limit=MAX_LOG_BYTES) if _named(self.jsonl) else ""
-        if text:
-            lines = text.splitlines()
-            try:
-                header = json.loads(lines[0])
-            except json.JSONDecodeError:
-                header = None
-            if not isinstance(header, dict):
-                raise ValueError(f"{quote(str(self.jsonl))} does not start with a camelpy header line")
+        saved = _read_log(self.jsonl)
+        if saved is not None:
+            header, records = saved
             if header.get("settings") != json.loads(json.dumps(self.settings)):
                 raise ValueError(
                     f"{quote(str(self.jsonl))} holds a run with other settings; use another --out folder "
                     f"(theirs: {json.dumps(header.get('settings'))})"
                 )
-            for line in lines[1:]:
-                try:
-                    records.append(GameRecord.from_json(json.loads(line)))
-                except (ValueError, TypeError):  # JSONDecodeError is a ValueError
-                    continue  # a line cut short by an interruption: that game is played again
-            kept = "\n".join([lines[0], *(json.dumps(r.to_json()) for r in records)]) + "\n"
-            self.jsonl.write_text(kept, encoding="utf-8")
+            lines = [json.dumps(header), *(json.dumps(r.to_json()) for r in records)]
+            self.jsonl.write_text("\n".join(lines) + "\n", encoding="utf-8")
         else:
+            records = []
             header = {"camelpy": JSONL_VERSION, "event": self.event, "settings": self.settings}
             self.jsonl.write_text(json.dumps(header) + "\n", encoding="utf-8")
         with self.pgn.open("w", encoding="utf-8") as f:
@@ -163,6 +160,45 @@ class GameLog:
             f.write(json.dumps(record.to_json()) + "\n")
         with self.pgn.open("a", encoding="utf-8") as f:
             f.write(record.to_pgn(event=self.event) + "\n\n")
+
+
+def read_log(out_dir: str | Path) -> tuple[dict[str, Any], list[GameRecord]]:
+    """The header line (a dict: the run's ``settings`` and ``event``) and the finished games of the run
+    saved in *out_dir*'s ``games.jsonl``, read without writing anything, so also while the run goes on
+    (a last line still being written is left out, as a resume leaves it out).
+
+    :raises: :exc:`TypeError` for an *out_dir* that is not a path; :exc:`ValueError` quoting the file
+        when it is missing, empty, not a regular file, larger than :data:`MAX_LOG_BYTES`, not UTF-8, or
+        without a camelpy header line.
+    """
+    jsonl = Path(path_arg(out_dir, "out_dir")) / "games.jsonl"
+    saved = _read_log(jsonl) if _named(jsonl) else None
+    if saved is None:
+        read_text(jsonl, "out", "games log", limit=MAX_LOG_BYTES)  # says why: missing, not a file, ...
+        raise ValueError(f"{quote(str(jsonl))} is empty: no run has started in that folder")
+    return saved
+
+
+def _read_log(jsonl: Path) -> tuple[dict[str, Any], list[GameRecord]] | None:
+    """:func:`read_log` of the file *jsonl* itself; ``None`` when nothing is there or it is empty (a new
+    run). Anything by that name is checked and read: a pipe or a device is refused."""
+    text = read_text(jsonl, "out", "games log", limit=MAX_LOG_BYTES) if _named(jsonl) else ""
+    if not text:
+        return None
+    lines = text.splitlines()
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict):
+        raise ValueError(f"{quote(str(jsonl))} does not start with a camelpy header line")
+    records: list[GameRecord] = []
+    for line in lines[1:]:
+        try:
+            records.append(GameRecord.from_json(json.loads(line)))
+        except (ValueError, TypeError):  # JSONDecodeError is a ValueError
+            continue  # a line cut short by an interruption: that game is played again
+    return header, records
 
 
 def _named(path: Path) -> bool:
