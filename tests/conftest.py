@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import chess
 import pytest
@@ -83,13 +84,21 @@ def read_balanced_openings() -> tuple[str, ...]:
         return tuple(line.rstrip("\n") for line in f if line.strip())
 
 
-def call_no_panic(fn, *args, **kwargs):
+T = TypeVar("T")
+
+
+def call_no_panic(
+    fn: Callable[..., T], *args: object, **kwargs: object
+) -> tuple[T, None] | tuple[None, Exception]:
     """Call ``fn`` and return ``(result, None)`` or ``(None, exception)``.
 
     Only :class:`Exception` subclasses are returned. Anything else derived from
     :class:`BaseException` (notably ``pyo3_runtime.PanicException``, raised when Rust
     panics) fails the test with a clear message instead of escaping into pytest;
     ``KeyboardInterrupt`` and ``SystemExit`` still propagate.
+
+    The arguments are typed ``object``, not as ``fn``'s parameters: callers pass values of
+    the wrong type on purpose.
     """
     try:
         return fn(*args, **kwargs), None

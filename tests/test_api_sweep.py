@@ -67,14 +67,14 @@ def _play_clock(value: Any) -> object:
     return camelpy.Engine(hash_mb=1).play(chess.Board(), limit)
 
 
-def _set_param(value: Any) -> object:
+def _set_param(value: Any) -> None:
     engine = camelpy.Engine(hash_mb=1)
     name = engine._native.params()[0][0]
-    return engine._native.set_param(name, value)
+    engine._native.set_param(name, value)
 
 
-def _set_search_param(value: Any) -> object:
-    return camelpy.Engine(hash_mb=1).set_search_param("lmr_history_divisor", value)
+def _set_search_param(value: Any) -> None:
+    camelpy.Engine(hash_mb=1).set_search_param("lmr_history_divisor", value)
 
 
 # (call name, the call, the value's name, the value, what must happen)

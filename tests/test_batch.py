@@ -38,7 +38,11 @@ def test_results_in_input_order_with_errors_in_place() -> None:
     results = analyse_many(items, chess.engine.Limit(depth=4), threads=2)  # type: ignore[arg-type]
     assert len(results) == len(items)
     first, bad_fen, mate, no_kings, illegal, wrong_type, mated = results
-    assert isinstance(first, camelpy.SearchResult) and first.best_move in chess.Board().legal_moves
+    assert (
+        isinstance(first, camelpy.SearchResult)
+        and first.best_move is not None
+        and first.best_move in chess.Board().legal_moves
+    )
     assert isinstance(bad_fen, camelpy.InvalidFenError) and "not a fen" in str(bad_fen)
     assert isinstance(mate, camelpy.SearchResult) and mate.best_move == chess.Move.from_uci("d1d8")
     assert isinstance(no_kings, camelpy.InvalidFenError)
@@ -154,4 +158,4 @@ def test_multiprocessing_pool_moves_positions_and_results() -> None:
         results = pool.map(_best_move, positions)
     for pos, result in zip(positions, results):
         assert isinstance(result, camelpy.SearchResult)
-        assert result.best_move in pos.to_board().legal_moves
+        assert result.best_move is not None and result.best_move in pos.to_board().legal_moves

@@ -11,6 +11,7 @@ connection.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import secrets
@@ -150,7 +151,7 @@ def test_a_tournament_on_ray(address: str, tmp_path: Path) -> None:
         (("r1", "random"), ("r2", "random"), ("f", "first"))
     )  # fmt: skip
     config = tournament.parse_config(f'rounds = 2\nconcurrency = 2\nout = "{tmp_path}"\n' + players)
-    config = tournament.dataclasses.replace(config, adjudication=SHORT)
+    config = dataclasses.replace(config, adjudication=SHORT)
     result = tournament.run_tournament(config, backend="ray")
     assert len(result.games) == 12  # 3 pairings, 2 rounds, 2 games a pair
     games = logged_games(tmp_path)

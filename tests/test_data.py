@@ -4,6 +4,7 @@ nodes per move) so that the whole module runs in a few seconds."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 from typing import Any
@@ -151,14 +152,14 @@ def test_numpy_view_matches_the_reader(games_file: Path) -> None:
 
 
 def test_to_numpy_without_numpy_says_how_to_get_it(games_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = camelpy.data.importlib.import_module
+    real = importlib.import_module
 
     def no_numpy(name: str, *args: Any) -> Any:
         if name == "numpy":
             raise ImportError("No module named 'numpy'")
         return real(name, *args)
 
-    monkeypatch.setattr(camelpy.data.importlib, "import_module", no_numpy)
+    monkeypatch.setattr("camelpy.data.importlib.import_module", no_numpy)
     with pytest.raises(ImportError, match=r"needs numpy: pip install 'camelpy\[numpy\]'"):
         camelpy.data.to_numpy(games_file)
 

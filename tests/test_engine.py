@@ -71,7 +71,7 @@ def test_board_with_move_stack_and_info_callback() -> None:
     seen: list[chess.engine.InfoDict] = []
     engine = camelpy.Engine(hash_mb=8)
     result = engine.search(board, depth=6, info=seen.append)
-    assert result.best_move in board.legal_moves
+    assert result.best_move is not None and result.best_move in board.legal_moves
     assert [info["depth"] for info in seen] == list(range(1, 7))
     for info in seen:
         assert isinstance(info["score"], chess.engine.PovScore)
@@ -88,7 +88,7 @@ def test_stop_from_another_thread() -> None:
     start = time.perf_counter()
     result = engine.search(chess.Board())  # no limit: runs until stopped
     assert time.perf_counter() - start < 5
-    assert result.best_move in chess.Board().legal_moves
+    assert result.best_move is not None and result.best_move in chess.Board().legal_moves
 
 
 def test_limits_and_root_moves() -> None:
@@ -159,7 +159,7 @@ def test_search_never_returns_an_illegal_move() -> None:
         while not board.is_game_over() and board.ply() < 160:
             if rng.random() < 0.08:
                 result = engine.search(board, nodes=rng.choice([50, 500, 3000]))
-                assert result.best_move in board.legal_moves, board.fen()
+                assert result.best_move is not None and result.best_move in board.legal_moves, board.fen()
                 checked += 1
             board.push(rng.choice(list(board.legal_moves)))
     assert checked > 50
@@ -231,10 +231,14 @@ def test_python_chess_play_and_analyse_in_process() -> None:
     engine = camelpy.Engine()
     board = chess.Board()
     played = engine.play(board, chess.engine.Limit(time=0.05))
-    assert isinstance(played, chess.engine.PlayResult) and played.move in board.legal_moves
+    assert (
+        isinstance(played, chess.engine.PlayResult)
+        and played.move is not None
+        and played.move in board.legal_moves
+    )
     assert played.info["depth"] >= 1
     clocked = engine.play(board, chess.engine.Limit(white_clock=1.0, black_clock=1.0, white_inc=0.01))
-    assert clocked.move in board.legal_moves and clocked.info["time"] < 0.5
+    assert clocked.move is not None and clocked.move in board.legal_moves and clocked.info["time"] < 0.5
     info = engine.analyse(board, chess.engine.Limit(depth=5))
     assert isinstance(info, dict) and info["pv"][0] in board.legal_moves
     lines = engine.analyse(board, chess.engine.Limit(depth=5), multipv=3)

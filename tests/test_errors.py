@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pickle
 import re
+from typing import Callable
 
 import camelpy
 import camelpy.errors
@@ -63,6 +64,7 @@ def _python_chess_board(entry: BadFen, chess960: bool) -> chess.Board:
     """The python-chess view of a FEN that camelpy accepted: it must be valid there too."""
     board, err = call_no_panic(chess.Board, entry.fen, chess960=chess960)
     assert err is None, f"camelpy accepts {entry.source} ({entry.comment}) but python-chess raises {err!r}"
+    assert board is not None
     status = board.status() & ~LENIENT_STATUS
     assert status == chess.STATUS_VALID, (
         f"camelpy accepts {entry.source} ({entry.comment}) but python-chess status is {status!r}"
@@ -77,6 +79,7 @@ def test_bad_fen_position(entry: BadFen, chess960: bool) -> None:
     if err is not None:
         _check_fen_error(err, entry)
         return
+    assert pos is not None
     board = _python_chess_board(entry, chess960)
     where = f"{entry.source} ({entry.comment})"
     assert set(pos.legal_moves()) == set(board.legal_moves), where
@@ -101,6 +104,7 @@ def test_bad_fen_perft_and_divide(entry: BadFen) -> None:
         if fn is camelpy.perft:
             assert result == board.legal_moves.count(), entry.source
         else:
+            assert isinstance(result, dict), entry.source
             assert set(result) == set(board.legal_moves), entry.source
 
 
@@ -163,7 +167,7 @@ def test_error_classes() -> None:
 # --- moves ----------------------------------------------------------------------------
 
 
-def _snapshot(pos: camelpy.Position) -> tuple:
+def _snapshot(pos: camelpy.Position) -> tuple[object, ...]:
     return (
         pos.fen(),
         pos.zobrist_key,
@@ -196,7 +200,7 @@ INVALID_UCI = [
 
 @pytest.mark.parametrize("uci", INVALID_UCI, ids=[repr(u)[:20] for u in INVALID_UCI])
 @pytest.mark.parametrize("start", [camelpy.Position, _midgame], ids=["start", "midgame"])
-def test_push_invalid_uci(start, uci: str) -> None:
+def test_push_invalid_uci(start: Callable[[], camelpy.Position], uci: str) -> None:
     pos = start()
     before = _snapshot(pos)
     _, err = call_no_panic(pos.push, uci)
@@ -289,12 +293,13 @@ def test_push_wrong_type() -> None:
 
 
 def test_wrong_argument_types() -> None:
-    for fn, args in [
+    cases: list[tuple[Callable[..., object], tuple[object, ...]]] = [
         (camelpy.Position, (42,)),
         (camelpy.perft, (42, 1)),
         (camelpy.perft, (chess.STARTING_FEN, "1")),
         (camelpy.divide, (None, 1)),
-    ]:
+    ]
+    for fn, args in cases:
         _, err = call_no_panic(fn, *args)
         assert isinstance(err, TypeError), f"{fn.__name__}{args!r} gave {err!r}"
 

@@ -130,5 +130,5 @@ def test_the_games_search_report_names_are_classes() -> None:
     """``minichess.SearchResult`` and friends stay usable with isinstance, as before the games base."""
     result = minichess.search(minichess.Board(), depth=2)
     assert isinstance(result, minichess.SearchResult) and isinstance(result.info, minichess.SearchInfo)
-    result = leiserchess.Searcher().search(leiserchess.Board(), depth=1)
-    assert isinstance(result, leiserchess.SearchResult) and isinstance(result.info, leiserchess.SearchInfo)
+    found = leiserchess.Searcher().search(leiserchess.Board(), depth=1)
+    assert isinstance(found, leiserchess.SearchResult) and isinstance(found.info, leiserchess.SearchInfo)

@@ -12,7 +12,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Protocol
 
 import chess
 import pytest
@@ -77,7 +77,14 @@ def browser(request: pytest.FixtureRequest) -> Iterator[WebDriver]:
         driver.quit()
 
 
-def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = WAIT_S) -> Any:
+class Condition(Protocol):
+    """What :func:`wait` waits for: the page as *driver* shows it now, true or not yet. (A protocol rather
+    than a ``Callable``, so that mypy accepts lambdas that bind a loop variable as a default argument.)"""
+
+    def __call__(self, driver: WebDriver, /) -> Any: ...
+
+
+def wait(driver: WebDriver, condition: Condition, timeout: float = WAIT_S) -> Any:
     """Waits for *condition*; the page redraws as messages come, so an element found a moment ago
     may be gone: that counts as not yet."""
     ignored = (NoSuchElementException, StaleElementReferenceException)
@@ -90,6 +97,13 @@ def open_page(driver: WebDriver, url: str, view: str) -> None:
     driver.get("about:blank")
     driver.get(url + "#" + view)
     wait(driver, lambda d: d.find_element(By.ID, "connection").text == "connected")
+
+
+def attribute(element: WebElement, name: str) -> str:
+    """*element*'s attribute *name*, which it must have (selenium types a missing one as ``None``)."""
+    value = element.get_attribute(name)
+    assert value is not None, f"no {name} attribute"
+    return value
 
 
 def square(driver: WebDriver, board: str, name: str) -> WebElement:
@@ -150,7 +164,7 @@ def test_play_a_short_game_by_clicking_and_dragging(server: str, browser: WebDri
     new_game(browser)
     square(browser, "play-board", "e2").click()
     dots = browser.find_elements(By.CSS_SELECTOR, "#play-board circle.dest")
-    assert sorted(d.get_attribute("data-dest") for d in dots) == ["e3", "e4"]
+    assert sorted(attribute(d, "data-dest") for d in dots) == ["e3", "e4"]
     square(browser, "play-board", "e4").click()
     wait(browser, lambda d: len(moves(d, "play-moves")) == 2)  # camelpy answered
     assert moves(browser, "play-moves")[0] == "e4"
@@ -163,7 +177,7 @@ def test_play_a_short_game_by_clicking_and_dragging(server: str, browser: WebDri
         )
         == "wN"
     )
-    assert "1. e4" in browser.find_element(By.ID, "play-pgn").get_attribute("value")
+    assert "1. e4" in attribute(browser.find_element(By.ID, "play-pgn"), "value")
     shoot(browser, "play.png")
     browser.find_element(By.ID, "play-undo").click()
     wait(browser, lambda d: len(moves(d, "play-moves")) == 2)
@@ -313,7 +327,10 @@ def test_review_the_game_just_played(server: str, browser: WebDriver) -> None:
     wait(browser, lambda d: d.find_element(By.ID, "view-review").is_displayed())
     wait(browser, lambda d: moves(d, "rv-moves") == ["f3", "e5", "g4", "Qh4#"])
     marked = "#rv-moves .move[data-ply='3']"  # found afresh each time: the list redraws as progress comes
-    judgement = lambda d: d.find_element(By.CSS_SELECTOR, marked).get_attribute("data-judgement")  # noqa: E731
+
+    def judgement(d: WebDriver) -> str | None:
+        return d.find_element(By.CSS_SELECTOR, marked).get_attribute("data-judgement")
+
     wait(browser, lambda d: judgement(d) == "blunder")  # g4 allows the mate
 
 
@@ -364,8 +381,7 @@ def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDri
             wait(
                 browser,
                 lambda d: (
-                    int(d.find_element(By.CSS_SELECTOR, "#w-games .game-card").get_attribute("data-plies"))
-                    >= 10
+                    int(attribute(d.find_element(By.CSS_SELECTOR, "#w-games .game-card"), "data-plies")) >= 10
                 ),
                 timeout=20,
             )
@@ -384,7 +400,7 @@ def test_watch_a_match_to_the_end_and_replay_a_game(server: str, browser: WebDri
     assert browser.find_element(By.ID, "w-status").get_attribute("data-games") == "2"
     assert "Elo" in browser.find_element(By.ID, "w-status").text
     finished = browser.find_elements(By.CSS_SELECTOR, "#w-finished .finished-game")
-    assert sorted(f.get_attribute("data-game") for f in finished) == ["1.1", "1.2"]
+    assert sorted(attribute(f, "data-game") for f in finished) == ["1.1", "1.2"]
     assert not browser.find_elements(By.CSS_SELECTOR, "#w-games .game-card")
     assert browser.find_elements(By.CSS_SELECTOR, "#w-plot polyline")
     finished[0].click()
@@ -427,11 +443,11 @@ def test_play_minichess(server: str, browser: WebDriver) -> None:
     assert len(browser.find_elements(By.CSS_SELECTOR, "#play-board rect.sq")) == 30
     square(browser, "play-board", "b1").click()
     dots = browser.find_elements(By.CSS_SELECTOR, "#play-board circle.dest")
-    assert sorted(d.get_attribute("data-dest") for d in dots) == ["a3", "c3"]
+    assert sorted(attribute(d, "data-dest") for d in dots) == ["a3", "c3"]
     square(browser, "play-board", "c3").click()
     wait(browser, lambda d: len(moves(d, "play-moves")) == 2)
     assert moves(browser, "play-moves")[0] == "Nc3"
-    assert '[Variant "MiniChess 6x5"]' in browser.find_element(By.ID, "play-pgn").get_attribute("value")
+    assert '[Variant "MiniChess 6x5"]' in attribute(browser.find_element(By.ID, "play-pgn"), "value")
     shoot(browser, "minichess.png")
 
 

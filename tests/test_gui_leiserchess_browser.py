@@ -20,7 +20,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from tests import test_gui_browser
-from tests.test_gui_browser import moves, new_game, open_page, shoot, square, wait
+from tests.test_gui_browser import attribute, moves, new_game, open_page, shoot, square, wait
 
 pytestmark = pytest.mark.needs_chromium
 
@@ -71,7 +71,7 @@ def test_play_leiserchess_to_a_king_hit(server: str, browser: WebDriver) -> None
     ]
     square(browser, "play-board", "a1").click()  # the king's squares to go to, and its turns
     dots = browser.find_elements(By.CSS_SELECTOR, "#play-board circle.dest")
-    assert sorted(d.get_attribute("data-dest") for d in dots) == ["a0", "a2", "b0", "b1", "b2"]
+    assert sorted(attribute(d, "data-dest") for d in dots) == ["a0", "a2", "b0", "b1", "b2"]
     menu = browser.find_elements(By.CSS_SELECTOR, "#play-board .leiser-menu button")
     assert [b.get_attribute("data-move") for b in menu] == ["a1R", "a1U", "a1L", "a1a1"]
     square(browser, "play-board", "a1").click()  # let it go
@@ -86,7 +86,7 @@ def test_play_leiserchess_to_a_king_hit(server: str, browser: WebDriver) -> None
     assert [o.text for o in sides] == ["Tangerine", "Lavender", "both sides"]
     assert browser.find_element(By.CSS_SELECTOR, "#play-board [data-hit]").get_attribute("data-hit") == "h0"
     assert moves(browser, "play-moves") == ["a1a0"]
-    record = browser.find_element(By.ID, "play-pgn").get_attribute("value")
+    record = attribute(browser.find_element(By.ID, "play-pgn"), "value")
     assert record.endswith("1. a1a0 1-0\n") and '[Rules "2016"]' in record
     shoot(browser, "leiserchess-king-hit.png")
 
@@ -99,7 +99,7 @@ def test_an_illegal_move_is_refused_with_its_reason_and_the_laser_drawn(
     new_game(browser, variant="leiserchess")
     square(browser, "play-board", "h0").click()
     null = browser.find_element(By.CSS_SELECTOR, "#play-board .leiser-menu button[data-move='h0h0']")
-    assert "forbidden" in null.get_attribute("class")  # offered, marked: the server says why
+    assert "forbidden" in attribute(null, "class")  # offered, marked: the server says why
     null.click()
     message = browser.find_element(By.ID, "message")
     wait(

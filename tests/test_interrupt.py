@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Callable
 
 import camelpy
 import pytest
@@ -66,7 +67,7 @@ def test_ctrl_c_stops_every_long_call_the_same_way(name: str) -> None:
 
 
 # A deep count of each game, and the event that stops it from another thread (a protocol's `stop`).
-DEEP_COUNTS = {
+DEEP_COUNTS: dict[str, Callable[[threading.Event], object]] = {
     "perft": lambda stop: camelpy.perft(camelpy.STARTING_FEN, 9, stop=stop),
     "divide": lambda stop: camelpy.divide(camelpy.STARTING_FEN, 9, stop=stop),
     "minichess": lambda stop: minichess.perft(minichess.Board(), 15, stop=stop),

@@ -160,7 +160,7 @@ def test_eval_and_quit_during_go_infinite(engine: Engine) -> None:
 
 
 def _rest(engine: Engine) -> list[str]:
-    rest = []
+    rest: list[str] = []
     while True:
         line = engine.lines.get(timeout=PROMPT)
         if line is None:

@@ -400,7 +400,8 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="row must be between 0 and 5, got 6"):
         Board().piece_at(6, 0)
     with pytest.raises(TypeError, match="color must be WHITE"):
-        Board().material(0)  # the course's number for White: refused, it would read as Black
+        # 0, the course's number for White: refused, it would read as Black
+        Board().material(0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

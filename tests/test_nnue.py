@@ -57,7 +57,7 @@ def test_the_engine_evaluates_and_searches_with_the_network(trained: camelpy.nnu
     values = {e: e._native.evaluate(board.fen(), [], False) for e in (classical, net)}
     assert values[classical] != values[net]
     result = net.search(board, depth=5)
-    assert result.best_move in board.legal_moves
+    assert result.best_move is not None and result.best_move in board.legal_moves
     # A Chess960 game and a multi-threaded search with the network.
     net.threads = 2
     assert net.play(chess.Board.from_chess960_pos(518), chess.engine.Limit(nodes=3000)).move is not None
@@ -210,7 +210,7 @@ def test_train_arguments_are_checked(trained: camelpy.nnue.TrainResult, tmp_path
         with pytest.raises(error, match=why):
             camelpy.nnue.train([data], tmp_path / "out", **kwargs)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        camelpy.nnue.train(str(data), tmp_path / "out")  # type: ignore[arg-type]
+        camelpy.nnue.train(str(data), tmp_path / "out")
     with pytest.raises(FileNotFoundError):
         camelpy.nnue.train([data], tmp_path / "out")
     (tmp_path / "text.bin").write_text("not data")

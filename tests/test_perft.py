@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import camelpy
 import chess
 import pytest
@@ -50,11 +52,11 @@ def _check_counts(case: PerftCase, counts: dict[int, int]) -> None:
     [(STANDARD_EPD, 128), (FISCHER_EPD, 960), (QUICK_EPD, 32), (QUICK_FISCHER_EPD, 8)],
     ids=lambda value: getattr(value, "name", str(value)),
 )
-def test_suite_files_parse(path, entries):
+def test_suite_files_parse(path: Path, entries: int) -> None:
     """Guards the reader: entry counts, and every D1 equals python-chess's move count."""
     cases = read_perft_suite(path)
     assert len(cases) == entries
-    lenient = []
+    lenient: list[str] = []
     for case in cases:
         board = chess.Board(case.fen, chess960=case.chess960)
         assert board.status() & ~LENIENT_STATUS == chess.STATUS_VALID, case.source

@@ -109,8 +109,9 @@ def test_engine_elo_and_its_errors() -> None:
     assert repr(engine) == "Engine(hash_mb=16, threads=1, elo=1600, elo_seed=7)"
     board = chess.Board()
     result = engine.play(board, chess.engine.Limit())
-    assert result.move in board.legal_moves
-    assert result.info["pv"][0] == result.move and result.info["nodes"] <= 2 * engine.level.nodes  # type: ignore[index]
+    assert result.move is not None and result.move in board.legal_moves
+    assert engine.level is not None
+    assert result.info["pv"][0] == result.move and result.info["nodes"] <= 2 * engine.level.nodes
     engine.elo = None
     assert engine.level is None and repr(engine) == "Engine(hash_mb=16, threads=1, elo_seed=7)"
     with pytest.raises(ValueError, match="got 3000"):
@@ -119,7 +120,7 @@ def test_engine_elo_and_its_errors() -> None:
         camelpy.Engine(elo=1600, elo_seed=-1)
     # The caller's limit still applies below the level's.
     small = camelpy.Engine(elo=ELO_MAX).play(board, chess.engine.Limit(nodes=300))
-    assert small.info["nodes"] <= 600  # type: ignore[operator]
+    assert small.info["nodes"] <= 600
 
 
 def test_the_choice_is_reproducible_with_the_seed_and_varies_with_it() -> None:
@@ -283,10 +284,10 @@ def test_python_chess_configures_the_strength() -> None:
         board = chess.Board()
         for _ in range(6):
             result = uci.play(board, chess.engine.Limit(time=1.0), info=chess.engine.INFO_ALL)
-            assert result.move in board.legal_moves
+            assert result.move is not None and result.move in board.legal_moves
             assert result.info["pv"][0] == result.move  # the info is the played move's line
             assert result.info.get("nodes", 0) <= 2 * EloLevel.from_elo(1600).nodes
-            board.push(result.move)  # type: ignore[arg-type]
+            board.push(result.move)
         mate = chess.Board(MATE_IN_ONE[1])
         assert uci.play(mate, chess.engine.Limit(time=1.0)).move == chess.Move.from_uci("f3f7")
         with pytest.raises(chess.engine.EngineError):

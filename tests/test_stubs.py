@@ -1,5 +1,5 @@
-"""Types are checked, not trusted: the ``_core.pyi`` stubs match the native module (``mypy.stubtest``)
-and the package passes ``mypy --strict``."""
+"""Types are checked, not trusted: the ``_core.pyi`` stubs match the native module (``mypy.stubtest``),
+and the package and this test suite pass ``mypy --strict``."""
 
 from __future__ import annotations
 
@@ -28,6 +28,12 @@ def test_stubtest_native_module() -> None:
 
 def test_mypy_strict_package() -> None:
     result = _run("mypy", "--strict", "--no-incremental", "-p", "camelpy")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_tests() -> None:
+    """The test suite is typed too, and uses the package as its annotations and stubs say."""
+    result = _run("mypy", "--strict", "--no-incremental", "tests")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -26,7 +26,7 @@ def test_threaded_search_reaches_the_depth_with_a_legal_line(threads: int) -> No
     board = chess.Board(KIWIPETE)
     result = engine.search(board, depth=7)
     assert result.depth == 7
-    assert result.best_move in board.legal_moves
+    assert result.best_move is not None and result.best_move in board.legal_moves
     for move in result.pv:
         assert move in board.legal_moves
         board.push(move)
@@ -68,7 +68,7 @@ def test_stop_from_another_thread_ends_a_threaded_search() -> None:
     timer.start()
     result = engine.search(chess.Board())  # no limit: runs until stopped
     assert time.monotonic() - start < 5
-    assert result.best_move in chess.Board().legal_moves
+    assert result.best_move is not None and result.best_move in chess.Board().legal_moves
 
 
 def test_play_with_a_time_limit_for_matches() -> None:
@@ -78,7 +78,7 @@ def test_play_with_a_time_limit_for_matches() -> None:
     for _ in range(6):
         limit = chess.engine.Limit(white_clock=2.0, black_clock=2.0, white_inc=0.02, black_inc=0.02)
         move = engine.play(board, limit).move
-        assert move in board.legal_moves
+        assert move is not None and move in board.legal_moves
         board.push(move)
 
 

@@ -159,4 +159,5 @@ def test_one_stall_below_the_floor_never_flags(start_ms: int, inc_ms: int, moves
 
 def test_below_the_floor_the_engine_moves_at_once() -> None:
     assert budget(LATENCY_FLOOR_MS, 10, overhead_ms=10) == Budget(1, 1)
-    assert budget(1_000, 10, overhead_ms=10).hard_ms < (1_000 - LATENCY_FLOOR_MS) * MAX_HARD_SHARE
+    limits = budget(1_000, 10, overhead_ms=10)
+    assert limits is not None and limits.hard_ms < (1_000 - LATENCY_FLOOR_MS) * MAX_HARD_SHARE

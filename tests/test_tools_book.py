@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TypedDict
 
 import chess
 import chess.polyglot
@@ -209,6 +210,14 @@ def test_points_are_configurable(pgn: Path, tmp_path: Path) -> None:
     }
 
 
+class _Filters(TypedDict, total=False):
+    """The filters of :func:`build_book` a row of :func:`test_filters` sets."""
+
+    min_elo: int
+    min_games: int
+    max_ply: int
+
+
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
@@ -219,9 +228,10 @@ def test_points_are_configurable(pgn: Path, tmp_path: Path) -> None:
         ({"min_elo": 2000}, {(): {"e4": 2}, ("e4",): {"c5": 2}, ("e4", "e5"): {"Nf3": 2}}),
     ],
 )
-def test_filters(pgn: Path, tmp_path: Path, options: dict[str, int], expected: object) -> None:
+def test_filters(pgn: Path, tmp_path: Path, options: _Filters, expected: object) -> None:
     out = tmp_path / "book.bin"
-    build_book([pgn], out=out, **{"min_games": 1, **options})
+    filters: _Filters = {"min_games": 1, **options}
+    build_book([pgn], out=out, **filters)
     assert _book(out) == expected
 
 

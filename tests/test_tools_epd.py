@@ -33,7 +33,7 @@ def test_ten_wac_positions_in_process() -> None:
     result = epd.run_epd(suite, "camelpy", nodes=2000)
     assert result.total == 10 and result.solved >= WAC_10_MIN_SOLVED
     for position, r in zip(suite, result.results):
-        assert r.id == position.id and r.move in chess.Board(position.fen).legal_moves
+        assert r.id == position.id and r.move is not None and r.move in chess.Board(position.fen).legal_moves
         assert r.solved == (r.move in position.bm)
         assert r.nodes is not None and r.nodes > 0
 

@@ -120,7 +120,7 @@ def test_pgn_openings_are_played_as_book_moves(tmp_path: Path) -> None:
     ],
 )
 def test_referee_ends_the_game_and_restarts_the_engine(
-    tmp_path, mode, limit, termination, pgn_termination
+    tmp_path: Path, mode: str, limit: str, termination: str, pgn_termination: str
 ) -> None:
     bad = parse_engine(fake(mode, "name=bad", limit, "timemargin=50"))
     good = parse_engine(fake("random", "name=good", "nodes=1"))

@@ -16,6 +16,7 @@ Where the reference numbers come from:
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import pytest
 from camelpy.arena import stats
@@ -33,12 +34,14 @@ SLSQP_REFERENCES = [
 
 
 @pytest.mark.parametrize(("results", "elo0", "elo1", "model", "expected"), SLSQP_REFERENCES)
-def test_llr_matches_generic_constrained_optimizer(results, elo0, elo1, model, expected) -> None:
+def test_llr_matches_generic_constrained_optimizer(
+    results: tuple[int, ...], elo0: float, elo1: float, model: str, expected: float
+) -> None:
     llr = stats.SPRT(elo0, elo1, model=model).llr(results)
     assert llr == pytest.approx(expected, abs=1e-7)
 
 
-def _golden_max(f, lo: float, hi: float) -> float:
+def _golden_max(f: Callable[[float], float], lo: float, hi: float) -> float:
     g = (math.sqrt(5) - 1) / 2
     a, b = lo, hi
     for _ in range(200):
@@ -122,7 +125,7 @@ def test_sprt_bounds_and_stopping() -> None:
     ("kwargs", "needle"),
     [({"elo0": 5, "elo1": 0}, "elo0"), ({"alpha": 1.5}, "1.5"), ({"model": "bayes"}, "bayes")],
 )
-def test_sprt_rejects_bad_parameters(kwargs, needle) -> None:
+def test_sprt_rejects_bad_parameters(kwargs: dict[str, Any], needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
         stats.SPRT(**kwargs)
 

@@ -43,8 +43,9 @@ import os
 import sys
 import tempfile
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import chess
 import pytest
@@ -127,7 +128,7 @@ TOML = {
 
 
 # What an argument of each kind gets, before the per-row exceptions.
-INT = {
+INT: dict[str, object] = {
     "huge": V,
     "negative": V,
     "zero": V,
@@ -139,7 +140,7 @@ INT = {
     "bool": T,
     "none": T,
 }
-REAL = {
+REAL: dict[str, object] = {
     "huge": OK,
     "negative": OK,
     "zero": OK,
@@ -151,15 +152,18 @@ REAL = {
     "bool": T,
     "none": T,
 }
-STR = {**{k: T for k in NUMBERS}, "string": OK, "empty": OK, "nul": OK, "long": OK}
-OBJ = {k: T for k in TEXT}
+STR: dict[str, object] = {**{k: T for k in NUMBERS}, "string": OK, "empty": OK, "nul": OK, "long": OK}
+OBJ: dict[str, object] = {k: T for k in TEXT}
 """A value that must be of one class (a board, a config, a list): everything else is a TypeError."""
-READ = {**{k: T for k in NUMBERS}, **{k: V for k in ("string", "empty", "nul", "long", "missing", "dir")}}
-DATA = {k: V for k in TOML}
+READ: dict[str, object] = {
+    **{k: T for k in NUMBERS},
+    **{k: V for k in ("string", "empty", "nul", "long", "missing", "dir")},
+}
+DATA: dict[str, object] = {k: V for k in TOML}
 """Text from a file or a command line: whatever is wrong with it is a ValueError."""
 
 
-def _exp(base: dict[str, object], **over: object) -> dict[str, object]:
+def _exp(base: Mapping[str, object], **over: object) -> dict[str, object]:
     """*base* with the exceptions *over* (which may add values of their own)."""
     return {**base, **over}
 
@@ -237,14 +241,20 @@ def _toml(key: str, literal: str) -> str:
 
 # --- the table ----------------------------------------------------------------------------------
 
-Call = Callable[[Any], object]
+
+class Call(Protocol):
+    """A row's call: one value in, anything out. (A protocol rather than ``Callable[[Any], object]``,
+    so that mypy accepts the lambdas that bind a loop variable as a default argument.)"""
+
+    def __call__(self, value: Any, /) -> object: ...
+
 
 # (call name, the call, the value's name, the value, what must happen, what the call sees)
 ROWS: list[tuple[str, Call, str, Any, object, Any]] = []
 
 
 def _rows(
-    name: str, call: Call, values: dict[str, Any], expected: dict[str, object], seen: Any = None
+    name: str, call: Call, values: Mapping[str, Any], expected: Mapping[str, object], seen: Any = None
 ) -> None:
     """One row per value; *seen* turns a value into what the message must show (``None``: itself)."""
     assert set(values) <= set(expected), (name, set(values) - set(expected))
@@ -275,15 +285,15 @@ _rows(
     NUMBERS,
     _exp(REAL, huge=V, negative=V),
 )
-for _fn in (stats.llr_logistic, stats.llr_normalized, stats.llr_normalized_approx):
-    _fname = _fn.__name__
-    _a, _b = ("elo0", "elo1") if _fn is stats.llr_logistic else ("nelo0", "nelo1")
+for _llr in (stats.llr_logistic, stats.llr_normalized, stats.llr_normalized_approx):
+    _fname = _llr.__name__
+    _a, _b = ("elo0", "elo1") if _llr is stats.llr_logistic else ("nelo0", "nelo1")
     # An Elo so large that no result has its expected score (or t-value) is a domain error, except in
     # the closed-form approximation.
-    _far = _exp(REAL, huge=OK if _fn is stats.llr_normalized_approx else V)
-    _rows(f"stats.{_fname}({_a})", lambda v, fn=_fn: fn(v, 5, PENTA), NUMBERS, _far)
-    _rows(f"stats.{_fname}({_b})", lambda v, fn=_fn: fn(0, v, PENTA), NUMBERS, _far)
-    _rows(f"stats.{_fname}(results)", lambda v, fn=_fn: fn(0, 5, v), NUMBERS, _exp(OBJ))
+    _far = _exp(REAL, huge=OK if _llr is stats.llr_normalized_approx else V)
+    _rows(f"stats.{_fname}({_a})", lambda v, fn=_llr: fn(v, 5, PENTA), NUMBERS, _far)
+    _rows(f"stats.{_fname}({_b})", lambda v, fn=_llr: fn(0, v, PENTA), NUMBERS, _far)
+    _rows(f"stats.{_fname}(results)", lambda v, fn=_llr: fn(0, 5, v), NUMBERS, _exp(OBJ))
 _PROBABILITY = _exp(REAL, huge=V, negative=V, zero=V, float=V)
 _rows("stats.sprt_bounds(alpha)", lambda v: stats.sprt_bounds(v, 0.05), NUMBERS, _PROBABILITY)
 _rows("stats.sprt_bounds(beta)", lambda v: stats.sprt_bounds(0.05, v), NUMBERS, _PROBABILITY)
@@ -427,7 +437,7 @@ _rows(
     {**TEXT, "quote": '"'},
     _exp(STR, empty=V, nul=V, long=V, quote=V),
 )
-_WORD = {k: V for k in WORDS}
+_WORD: dict[str, object] = {k: V for k in WORDS}
 for _key, _expected in (
     ("nodes", _exp(_WORD, huge=OK)),
     ("depth", _exp(_WORD, huge=OK)),
@@ -476,7 +486,7 @@ _rows(
     _exp(INT, huge=OK, zero=OK),
 )
 _rows("engines.engine_from_mapping(data)", engines.engine_from_mapping, NUMBERS, _exp(OBJ))
-_PY_DATA = {k: V for k in NUMBERS}
+_PY_DATA: dict[str, object] = {k: V for k in NUMBERS}
 for _key, _expected in (
     ("nodes", _exp(_PY_DATA, huge=OK)),
     ("st", _exp(_PY_DATA, huge=OK, float=OK)),
@@ -681,8 +691,10 @@ for _option, _key, _expected in (
 ):
     _rows(
         f"match.adjudication_from_args({_option}=[{_key}=])",
-        lambda v, o=_option, k=_key: match.adjudication_from_args(
-            *(([f"{k}={v}"], None) if o == "draw" else (None, [f"{k}={v}"])), None
+        lambda v, o=_option, k=_key: (
+            match.adjudication_from_args([f"{k}={v}"], None, None)
+            if o == "draw"
+            else match.adjudication_from_args(None, [f"{k}={v}"], None)
         ),
         WORDS,
         _expected,

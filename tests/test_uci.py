@@ -695,11 +695,16 @@ def test_the_time_managers_tuning_options_set_the_budget() -> None:
         (line,) = [line for line in out if line.startswith("info string time budget: ")]
         return int(line.split()[5])
 
-    assert soft_ms() == timeman.budget(6000, 60, overhead_ms=10).soft_ms
+    def budget_soft_ms(horizon: int = timeman.MOVES_HORIZON, inc_share: float = timeman.INC_SHARE) -> int:
+        limits = timeman.budget(6000, 60, overhead_ms=10, horizon=horizon, inc_share=inc_share)
+        assert limits is not None
+        return limits.soft_ms
+
+    assert soft_ms() == budget_soft_ms()
     horizon = "setoption name tm_horizon value 20"
-    assert soft_ms(horizon) == timeman.budget(6000, 60, overhead_ms=10, horizon=20).soft_ms > soft_ms()
+    assert soft_ms(horizon) == budget_soft_ms(horizon=20) > soft_ms()
     share = "setoption name tm_inc_share value 100"
-    assert soft_ms(share) == timeman.budget(6000, 60, overhead_ms=10, inc_share=1.0).soft_ms > soft_ms()
+    assert soft_ms(share) == budget_soft_ms(inc_share=1.0) > soft_ms()
 
 
 def test_currmove_lines_on_a_long_search() -> None:

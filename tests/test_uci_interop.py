@@ -46,7 +46,7 @@ def test_play_returns_a_legal_move_with_ponder(engine: chess.engine.SimpleEngine
     board = chess.Board()
     board.push_san("e4")
     result = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)
-    assert result.move in board.legal_moves
+    assert result.move is not None and result.move in board.legal_moves
     assert result.ponder is not None
     board.push(result.move)
     assert result.ponder in board.legal_moves
@@ -58,9 +58,9 @@ def test_play_returns_a_legal_move_with_ponder(engine: chess.engine.SimpleEngine
 def test_play_with_clocks_and_depth(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     clocks = chess.engine.Limit(white_clock=1.0, black_clock=1.0, white_inc=0.01, black_inc=0.01)
-    assert engine.play(board, clocks).move in board.legal_moves
-    assert engine.play(board, chess.engine.Limit(depth=5)).move in board.legal_moves
-    assert engine.play(board, chess.engine.Limit(nodes=2000)).move in board.legal_moves
+    for limit in (clocks, chess.engine.Limit(depth=5), chess.engine.Limit(nodes=2000)):
+        move = engine.play(board, limit).move
+        assert move is not None and move in board.legal_moves
 
 
 def test_analyse_multipv_3(engine: chess.engine.SimpleEngine) -> None:
@@ -81,7 +81,7 @@ def test_analysis_until_stop(engine: chess.engine.SimpleEngine) -> None:
                 break
         analysis.stop()
         best = analysis.wait()
-    assert best.move in board.legal_moves
+    assert best.move is not None and best.move in board.legal_moves
 
 
 def test_mate_is_reported_and_ends_the_pv(engine: chess.engine.SimpleEngine) -> None:
@@ -102,7 +102,7 @@ def test_lichess_bot_default_options() -> None:
         board = chess.Board()
         limit = chess.engine.Limit(white_clock=5.0, black_clock=5.0, white_inc=0.1, black_inc=0.1)
         result = uci.play(board, limit, info=chess.engine.INFO_ALL)
-        assert result.move in board.legal_moves
+        assert result.move is not None and result.move in board.legal_moves
         wdl = result.info["wdl"]
         assert sum(wdl.relative) == 1000
         # lichess-bot reads the score this way for draw offers and resigning
@@ -130,7 +130,8 @@ def test_the_documented_lichess_bot_config_plays_at_a_calibrated_level() -> None
         uci.configure(options)
         board = chess.Board()
         limit = chess.engine.Limit(white_clock=5.0, black_clock=5.0, white_inc=0.1, black_inc=0.1)
-        assert uci.play(board, limit).move in board.legal_moves
+        move = uci.play(board, limit).move
+        assert move is not None and move in board.legal_moves
 
 
 def test_chess960_game_with_uci_chess960() -> None:
@@ -141,7 +142,7 @@ def test_chess960_game_with_uci_chess960() -> None:
             if board.is_game_over():
                 break
             result = uci.play(board, chess.engine.Limit(nodes=3000))
-            assert result.move in board.legal_moves
+            assert result.move is not None and result.move in board.legal_moves
             board.push(result.move)
     # castling, if it happened, went through king-takes-rook notation
     assert len(board.move_stack) >= 20 or board.is_game_over()
@@ -155,7 +156,7 @@ def test_chess960_castling_position() -> None:
     board.push(chess.Move.from_uci("e8b8"))  # O-O-O
     with chess.engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=10) as uci:
         result = uci.play(board, chess.engine.Limit(depth=4))
-    assert result.move in board.legal_moves
+    assert result.move is not None and result.move in board.legal_moves
 
 
 def test_pondering_through_python_chess(engine: chess.engine.SimpleEngine) -> None:
@@ -163,7 +164,7 @@ def test_pondering_through_python_chess(engine: chess.engine.SimpleEngine) -> No
     limit = chess.engine.Limit(white_clock=3.0, black_clock=3.0, white_inc=0.05, black_inc=0.05)
     for _ in range(6):
         result = engine.play(board, limit, ponder=True)
-        assert result.move in board.legal_moves
+        assert result.move is not None and result.move in board.legal_moves
         board.push(result.move)
     engine.ping()
 
@@ -181,7 +182,7 @@ def test_camelpy_vs_camelpy_game_ends_with_a_legal_pgn() -> None:
             if board.is_game_over(claim_draw=True):
                 break
             result = players[board.turn].play(board, chess.engine.Limit(nodes=1500), game="selfplay")
-            assert result.move in board.legal_moves
+            assert result.move is not None and result.move in board.legal_moves
             node = node.add_variation(result.move)
             board.push(result.move)
     outcome = board.outcome(claim_draw=True)
@@ -210,7 +211,8 @@ def test_installed_console_script() -> None:
     assert script is not None
     with chess.engine.SimpleEngine.popen_uci([script], timeout=10) as uci:
         board = chess.Board()
-        assert uci.play(board, chess.engine.Limit(depth=3)).move in board.legal_moves
+        move = uci.play(board, chess.engine.Limit(depth=3)).move
+        assert move is not None and move in board.legal_moves
 
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -36,7 +36,7 @@ import os
 import pickle
 import sys
 import threading
-from typing import Any, Callable
+from typing import Any, Protocol
 
 import atheris
 
@@ -113,7 +113,14 @@ class Expect:
         self.may.add(kind)
 
 
-def outcome(call: Callable[[], Any], expect: Expect, what: str) -> tuple[bool, Any]:
+class Call(Protocol):
+    """A call :func:`outcome` runs. (A protocol rather than ``Callable[[], Any]``, so that mypy accepts
+    the lambdas that bind a loop variable as a default argument.)"""
+
+    def __call__(self) -> Any: ...
+
+
+def outcome(call: Call, expect: Expect, what: str) -> tuple[bool, Any]:
     """Runs *call* and judges the result against *expect*; returns ``(ok, result)``.
 
     Kinds: ``value`` (a ValueError is right), ``type`` (TypeError), ``negative`` / ``huge`` (an int out
@@ -171,7 +178,8 @@ def seed_board(fdp: atheris.FuzzedDataProvider, max_plies: int = 12) -> chess.Bo
 
 
 def fuzz_text(fdp: atheris.FuzzedDataProvider, limit: int) -> str:
-    return fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, limit))
+    text: str = fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, limit))
+    return text
 
 
 def fuzz_move(fdp: atheris.FuzzedDataProvider) -> chess.Move:
@@ -507,8 +515,7 @@ class UciRun:
             stripped = line.strip()
             # As UciEngine.handle: a line starting with '#' is a comment, whatever follows.
             found = None if stripped.startswith("#") else commands.split_command(stripped)
-            is_go = found is not None and found[0] == "go"
-            started = is_go and commands.parse_go(found[1])[0].perft is None
+            started = found is not None and found[0] == "go" and commands.parse_go(found[1])[0].perft is None
             bestmoves = self.count_bestmoves()
             going_on = original(engine, line)
             if not isinstance(going_on, bool):
