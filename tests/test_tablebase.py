@@ -17,7 +17,6 @@ import pytest
 from camelpy import Engine
 from camelpy.errors import MissingTableError, TablebaseFileError
 from camelpy.tablebase import Tablebase, TableCheck, generate, open_tablebase
-from camelpy.types import BoardOrFen
 
 from tests.system_packages import GAVIOTA
 
@@ -177,13 +176,11 @@ def test_batches_probe_the_tables(folder: Path) -> None:
     from camelpy.batch import analyse_many
 
     fens = ["8/8/8/8/4k3/8/8/KR6 w - - 0 1", "7k/8/8/8/8/8/4P3/4K3 w - - 0 1", "not a fen"]
-    # Engine.analyse_many is annotated list[BoardOrFen] (invariant), so a list[str] needs a typed copy.
-    items: list[BoardOrFen] = list(fens)
     limit = chess.engine.Limit(nodes=200)
     with open_tablebase(folder) as tb:
         dtms = [tb.probe_dtm(chess.Board(fen)) for fen in fens[:2]]
         for results in (
-            Engine(tablebases=tb).analyse_many(items, limit, threads=2),
+            Engine(tablebases=tb).analyse_many(fens, limit, threads=2),
             analyse_many(fens, limit, threads=1, tablebases=folder),
         ):
             for fen, dtm, result in zip(fens, dtms, results):
@@ -194,7 +191,7 @@ def test_batches_probe_the_tables(folder: Path) -> None:
                 board.push(result.best_move)
                 assert tb.probe_dtm(board) == -(dtm - 1), fen  # a move on the shortest mate
             assert isinstance(results[2], ValueError)
-        without = Engine().analyse_many(items[:2], limit)
+        without = Engine().analyse_many(fens[:2], limit)
         assert not any(isinstance(r, Exception) or r.score.is_mate() for r in without)
 
 

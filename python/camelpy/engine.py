@@ -11,6 +11,7 @@ The search runs in Rust with the GIL released; results come back as python-chess
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any, Callable, overload
 
 import chess
@@ -564,7 +565,7 @@ class Engine:
 
     def analyse_many(
         self,
-        boards_or_fens: list[BoardOrFen],
+        boards_or_fens: Iterable[BoardOrFen],
         limit: chess.engine.Limit,
         *,
         threads: int | None = None,

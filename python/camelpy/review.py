@@ -312,7 +312,7 @@ def review_many(
     boards = [board for _, game_boards, _ in parsed for board in game_boards]
     if engine is not None:
         results = engine.analyse_many(
-            boards,  # type: ignore[arg-type]
+            boards,
             limit,
             threads=threads,
             progress=progress,
