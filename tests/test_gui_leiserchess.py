@@ -19,7 +19,7 @@ from camelpy.arena.leiserchess import run_match
 from camelpy.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from camelpy.gui.lines import load_text
 from camelpy.gui.play import Game, GameSettings, Strength
-from camelpy.gui.variants import LEISERCHESS, LEISERCHESS_2018, VARIANTS, _Leiserchess
+from camelpy.gui.variants import LEISERCHESS, LEISERCHESS_2018, VARIANTS
 from camelpy.gui.watch import MatchWatch, replay
 from camelpy.protocols.leiserchess import MIN_DEPTH, time_for_move
 from starlette.testclient import TestClient
@@ -119,16 +119,13 @@ def test_the_engine_plays_by_node_limit_and_by_the_protocols_clock_rule() -> Non
     assert f"{{ {played.comment} }}" in game.pgn()
     clock = chess.engine.Limit(white_clock=60.0, white_inc=0.5)
     budget = time_for_move(60_000, 500)  # the protocol's own rule: its hard budget, soft and minimum depth
-    # LEISERCHESS is annotated as the base Variant, which has no clock rule: narrow it to its class.
-    variant = LEISERCHESS
-    assert isinstance(variant, _Leiserchess)
-    assert variant.move_seconds(leiserchess.Board(), clock) == budget.hard_ms / 1000
-    assert variant.move_limits(leiserchess.Board(), clock) == {
+    assert LEISERCHESS.move_seconds(leiserchess.Board(), clock) == budget.hard_ms / 1000
+    assert LEISERCHESS.move_limits(leiserchess.Board(), clock) == {
         "time": budget.hard_ms / 1000,
         "soft_time": budget.soft_ms / 1000,
         "min_depth": MIN_DEPTH,
     }
-    assert variant.move_seconds(leiserchess.Board(), chess.engine.Limit(time=0.25)) == 0.25
+    assert LEISERCHESS.move_seconds(leiserchess.Board(), chess.engine.Limit(time=0.25)) == 0.25
 
 
 def test_analysis_line_and_its_evaluation_terms() -> None:

@@ -748,13 +748,13 @@ class _Leiserchess(_SmallGame):
 CHESS: Variant = _Chess()
 """Chess (and Chess960)."""
 
-MINICHESS: Variant = _MiniChess()
+MINICHESS: _MiniChess = _MiniChess()
 """MiniChess on 6 rows × 5 columns (:mod:`camelpy.minichess`)."""
 
-LEISERCHESS: Variant = _Leiserchess(2016)
+LEISERCHESS: _Leiserchess = _Leiserchess(2016)
 """Leiserchess under the 2016 rules (:mod:`camelpy.leiserchess`), the default."""
 
-LEISERCHESS_2018: Variant = _Leiserchess(2018)
+LEISERCHESS_2018: _Leiserchess = _Leiserchess(2018)
 """Leiserchess under the 2018 rules (swaps, one zap a shot)."""
 
 VARIANTS = {variant.name: variant for variant in (CHESS, MINICHESS, LEISERCHESS, LEISERCHESS_2018)}
