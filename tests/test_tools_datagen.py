@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import camelpy.data
 import chess
 import pytest
 from camelpy.__main__ import main
+from camelpy.arena import runner
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -85,6 +87,29 @@ def test_bad_files_and_chess960_openings(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["datagen", "--out", str(tmp_path / "g.bin"), "--games", "1", "--openings", str(pgn)]) == 2
     assert "castling rights that only Chess960 allows" in capsys.readouterr().err
     assert not (tmp_path / "g.bin").exists()
+
+
+def test_a_run_logged_to_a_file_writes_a_status_line_a_minute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Standard error redirected (not a terminal, as for a generation left in the background): whole
+    # lines with the time of day, at most one per interval; here the interval is 0, so one per update.
+    monkeypatch.setattr(runner, "PROGRESS_LOG_INTERVAL_S", 0.0)
+    out = tmp_path / "g.bin"
+    args = ["datagen", "--out", str(out), "--nodes", "300", "--seed", "3", "--threads", "1"]
+    assert main([*args, "--games", "3"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and lines[-1][9:].startswith("datagen: 3/3 games, ")
+    assert all(re.fullmatch(r"\d\d:\d\d:\d\d datagen: .* positions/s, \d+\.\d s", line) for line in lines)
+    # A resumed run says so first; --quiet writes nothing; an hour's interval, nothing within it.
+    assert main([*args, "--games", "4"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"datagen: resuming {str(out)!r} after its 3 games"
+    assert err[-1][9:].startswith("datagen: 4/4 games, ")
+    assert main([*args, "--games", "5", "--quiet"]) == 0
+    monkeypatch.setattr(runner, "PROGRESS_LOG_INTERVAL_S", 3600.0)
+    assert main([*args, "--games", "6"]) == 0
+    assert capsys.readouterr().err == f"datagen: resuming {str(out)!r} after its 5 games\n"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery differs on Windows")

@@ -5,7 +5,8 @@ nodes per move and writes every searched position; ``--text games.txt`` also wri
 (``FEN | score | result`` lines). Running the same command again after an interruption (Ctrl-C, a
 crash) continues the file where it stopped, and gives the file an uninterrupted run would have; a
 larger ``--games`` appends more games to a finished file. A one-line display on standard error shows
-the games, positions and positions per second while it runs (when standard error is a terminal).
+the games, positions and positions per second while it runs; with standard error redirected to a file
+(a run left in the background), the same as a whole line with the time of day once a minute.
 
 >>> import os, tempfile
 >>> out = os.path.join(tempfile.mkdtemp(), "games.bin")
@@ -28,6 +29,7 @@ from typing import IO
 import chess
 
 from camelpy import _core, cluster
+from camelpy.arena import runner
 from camelpy.arena.openings import load_openings
 from camelpy.arena.runner import stop_on_terminate
 from camelpy.data import DEFAULTS, Summary, export_text, generate
@@ -63,13 +65,27 @@ def summary_line(summary: Summary, path: str) -> str:
 
 
 class Display:
-    """The live one-line display: redrawn in place on a terminal, silent otherwise. Rates count this
-    run's positions only (not those of a resumed file)."""
+    """The live one-line display: redrawn in place on a terminal; with *log* (standard error redirected
+    to a file, as for a generation left running in the background), a whole line with the time of day
+    at most every :data:`camelpy.arena.runner.PROGRESS_LOG_INTERVAL_S` seconds instead; silent with
+    neither. Rates count this run's positions only (not those of a resumed file).
 
-    def __init__(self, target: int, stream: IO[str] | None, path: str) -> None:
+    >>> import io
+    >>> log = io.StringIO()
+    >>> shown = Display(1000, log, "games.bin", log=True)
+    >>> shown(0, 0, 0.01)  # less than a minute since the start: nothing yet
+    >>> shown.logged_at -= runner.PROGRESS_LOG_INTERVAL_S  # as if a minute had passed
+    >>> shown(250, 26000, 61.0)
+    >>> log.getvalue()[9:]  # after the time of day
+    'datagen: 250/1000 games, 26,000 positions, 426 positions/s, 61.0 s\\n'
+    """
+
+    def __init__(self, target: int, stream: IO[str] | None, path: str, *, log: bool = False) -> None:
         self.target = target
         self.stream = stream
         self.path = path
+        self.log = log
+        self.logged_at = time.monotonic()
         self.first: tuple[int, int] | None = None
         self.width = 0
 
@@ -82,6 +98,12 @@ class Display:
             return
         rate = (positions - self.first[1]) / seconds if seconds > 0 else 0.0
         line = progress_line(games, self.target, positions, rate, seconds)
+        if self.log:
+            if time.monotonic() - self.logged_at >= runner.PROGRESS_LOG_INTERVAL_S:
+                self.logged_at = time.monotonic()
+                self.stream.write(f"{time.strftime('%H:%M:%S')} {line}\n")
+                self.stream.flush()
+            return
         self.stream.write("\r" + line.ljust(self.width))
         self.stream.flush()
         self.width = len(line)
@@ -128,7 +150,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         " older files resume and regenerate as they were",
     )
     p.add_argument("--text", metavar="FILE", help="also write the text export (FEN | score | result) here")
-    p.add_argument("--quiet", action="store_true", help="no live display")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no live display (and, with standard error redirected to a file, no status line a minute)",
+    )
     cluster.add_ray_argument(p, "play the games (the same file as here)")
 
 
@@ -188,8 +214,9 @@ def main(args: argparse.Namespace) -> int:
     backend = cluster.ray_backend(args.ray, "camelpy datagen --ray")
     try:
         if args.games is not None:
-            stream = None if args.quiet or not sys.stderr.isatty() else sys.stderr
-            display = Display(args.games, stream, args.out)
+            display = Display(
+                args.games, None if args.quiet else sys.stderr, args.out, log=not sys.stderr.isatty()
+            )
             started = time.perf_counter()
             try:
                 with stop_on_terminate():  # `kill` stops it as Ctrl-C does
