@@ -172,9 +172,10 @@ def read_log(out_dir: str | Path) -> tuple[dict[str, Any], list[GameRecord]]:
         without a camelpy header line.
     """
     jsonl = Path(path_arg(out_dir, "out_dir")) / "games.jsonl"
-    saved = _read_log(jsonl) if _named(jsonl) else None
+    if not _named(jsonl):
+        read_text(jsonl, "out", "games log", limit=MAX_LOG_BYTES)  # raises, saying it is missing
+    saved = _read_log(jsonl)
     if saved is None:
-        read_text(jsonl, "out", "games log", limit=MAX_LOG_BYTES)  # says why: missing, not a file, ...
         raise ValueError(f"{quote(str(jsonl))} is empty: no run has started in that folder")
     return saved
 
