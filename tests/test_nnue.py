@@ -210,7 +210,7 @@ def test_train_arguments_are_checked(trained: camelpy.nnue.TrainResult, tmp_path
         with pytest.raises(error, match=why):
             camelpy.nnue.train([data], tmp_path / "out", **kwargs)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        camelpy.nnue.train(str(data), tmp_path / "out")
+        camelpy.nnue.train([data, 5], tmp_path / "out")  # type: ignore[list-item]
     with pytest.raises(FileNotFoundError):
         camelpy.nnue.train([data], tmp_path / "out")
     (tmp_path / "text.bin").write_text("not data")
@@ -266,6 +266,9 @@ def test_the_provenance_says_which_prefix_of_a_file_a_capped_run_read(tmp_path: 
     # The API says the same; a whole file read says nothing more.
     result = camelpy.nnue.train([data], tmp_path / "whole", epochs=1, batch_size=64, threads=1)
     assert result.files == (camelpy.nnue.FileRead(str(data), total, 6, mid_game=False),)
+    # One path alone is the one-file list: the same net.
+    alone = camelpy.nnue.train(data, tmp_path / "alone", epochs=1, batch_size=64, threads=1)
+    assert (alone.files, alone.net_hash) == (result.files, result.net_hash)
     assert main([*args[:3], str(tmp_path / "whole2"), *args[4:], "--quiet"]) == 0
     assert "the run read" not in (tmp_path / "whole2" / "provenance.md").read_text()
 

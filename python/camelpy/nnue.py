@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -224,7 +224,7 @@ batch, batches, loss, positions_per_s))`` and ``("epoch", (epoch, train, valid, 
 
 
 def train(
-    data: Sequence[str | os.PathLike[str]],
+    data: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str],
     *,
     epochs: int = DEFAULT_EPOCHS,
@@ -246,8 +246,9 @@ def train(
     output_buckets: int = 1,
     input_buckets: int = 1,
 ) -> TrainResult:
-    """Trains a network on the data files *data* (``camelpy datagen`` output), writing ``checkpoint.bin``
-    and ``net.nnue`` into *out_dir* after every epoch and when stopped.
+    """Trains a network on *data*, one data file (``camelpy datagen`` output) or several read one after
+    the other, writing ``checkpoint.bin`` and ``net.nnue`` into *out_dir* after every epoch and when
+    stopped.
 
     The network has *hidden* neurons per side (one of :data:`HIDDEN_SIZES`), *output_buckets* outputs
     (one of :data:`OUTPUT_BUCKETS`) and *input_buckets* sets of inputs (one of :data:`INPUT_BUCKETS`);
@@ -265,9 +266,7 @@ def train(
         :exc:`camelpy.errors.DataFileError` for a bad data file, :exc:`OSError` for one that cannot be
         read or an output folder that cannot be written, :exc:`TypeError` for a non-number.
     """
-    if isinstance(data, (str, os.PathLike)):
-        raise TypeError("data must be a list of data files, not one path")
-    paths = [os.fspath(p) for p in data]
+    paths = [os.fspath(data)] if isinstance(data, (str, os.PathLike)) else [os.fspath(p) for p in data]
     if not paths:
         raise ValueError("train needs at least one data file")
     int_arg(epochs, "epochs", 1)
