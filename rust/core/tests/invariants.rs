@@ -18,6 +18,7 @@ fn sorted(moves: &[Move]) -> Vec<u16> {
 fn check_node(pos: &mut Position) {
     assert_eq!(pos.key(), pos.compute_key(), "incremental key in {}", pos.fen());
     pos.check_consistency();
+    assert_eq!(pos.is_repetition(), pos.repetition_count() >= 2, "{}", pos.fen());
 
     let all = pos.legal_moves();
     assert_eq!(all.len() as u64, pos.count_legal());
@@ -129,6 +130,13 @@ fn transpositions_share_a_key() {
     }
     assert_eq!(c.key(), Position::startpos().key());
     assert_eq!(c.repetition_count(), 2);
+    assert!(c.is_repetition() && !Position::startpos().is_repetition());
+    // Once more round, and out again: every position from the fourth ply on has occurred before.
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"] {
+        c.play(c.parse_uci(uci).unwrap());
+        assert_eq!(c.is_repetition(), c.repetition_count() >= 2, "after {uci}");
+    }
+    assert_eq!((c.repetition_count(), c.is_repetition()), (3, true));
     // A double push with no capturer leaves no en-passant square, so the key matches the FEN without one.
     let mut d = Position::startpos();
     d.play(d.parse_uci("e2e4").unwrap());

@@ -742,6 +742,14 @@ impl Position {
         assert_eq!((copy.s.checkers, copy.s.pinned), (self.s.checkers, self.s.pinned), "stale check info");
     }
 
+    /// Whether the current position occurred before, since the last irreversible move: `repetition_count()
+    /// >= 2`, stopping at the first earlier occurrence (the search asks at every node).
+    #[inline]
+    pub fn is_repetition(&self) -> bool {
+        let reversible = (self.s.halfmove_clock as usize).min(self.history.len());
+        self.history.iter().rev().take(reversible).skip(1).step_by(2).any(|undo| undo.state.key == self.s.key)
+    }
+
     /// Counts the repetitions of the current position in the history (the position itself counts once),
     /// looking back only as far as the last irreversible move.
     pub fn repetition_count(&self) -> usize {

@@ -207,6 +207,10 @@ struct Searcher<'a> {
     /// False while searching a second or later MultiPV line: its restricted root result must not
     /// replace the root's table entry.
     store_root: bool,
+    /// The node count from which a root move looks at the clock again for `currmove` reports: until
+    /// they begin, at most once every `TIME_CHECK_NODES` nodes (a data generator's 1,000-node search
+    /// reads it once, not once per root move).
+    currmove_clock_nodes: u64,
 }
 
 /// Searches `pos` within `limits`, reporting each finished line of each iteration (and, on long
@@ -269,6 +273,7 @@ pub fn quiescence(pos: &mut Position, eval: &EvalParams, state: &mut SearchState
         root_best: None,
         root_depth: 0,
         store_root: false,
+        currmove_clock_nodes: 0,
     };
     searcher.qsearch(pos, 0, -VALUE_INFINITE, VALUE_INFINITE)
 }
@@ -308,6 +313,7 @@ pub(crate) fn search_thread<'a>(
         root_best: None,
         root_depth: 0,
         store_root: true,
+        currmove_clock_nodes: 0,
     };
     let result = searcher.iterative_deepening(pos);
     if let Some(n) = &searcher.state.nnue {
@@ -545,7 +551,7 @@ impl Searcher<'_> {
     /// A draw by rule at a non-root node: fifty moves, repetition (once, in the game or the search
     /// path, since the reversible moves began), or insufficient material.
     fn is_draw(&self, pos: &Position) -> bool {
-        pos.halfmove_clock() >= 100 || pos.repetition_count() >= 2 || pos.is_insufficient_material()
+        pos.halfmove_clock() >= 100 || pos.is_repetition() || pos.is_insufficient_material()
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -699,15 +705,19 @@ impl Searcher<'_> {
                 if !root_moves.contains(&mv) {
                     continue;
                 }
-                let elapsed = self.start.elapsed().as_millis() as u64;
-                if elapsed >= CURRMOVE_DELAY_MS {
-                    (self.report)(&Report::CurrMove {
-                        depth: self.root_depth,
-                        mv,
-                        number: searched + 1,
-                        nodes: self.nodes + self.others_nodes,
-                        time_ms: elapsed,
-                    });
+                if self.nodes >= self.currmove_clock_nodes {
+                    let elapsed = self.start.elapsed().as_millis() as u64;
+                    if elapsed >= CURRMOVE_DELAY_MS {
+                        (self.report)(&Report::CurrMove {
+                            depth: self.root_depth,
+                            mv,
+                            number: searched + 1,
+                            nodes: self.nodes + self.others_nodes,
+                            time_ms: elapsed,
+                        });
+                    } else {
+                        self.currmove_clock_nodes = self.nodes + TIME_CHECK_NODES;
+                    }
                 }
             }
             let capture = is_capture(pos, mv);
