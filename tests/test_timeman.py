@@ -9,6 +9,7 @@ from camelpy.timeman import (
     LATENCY_FLOOR_MS,
     MAX_HARD_SHARE,
     MIN_DEPTH_TO_STOP_EARLY,
+    STABILITY_SCALE_MIN,
     Budget,
     TimeManager,
     budget,
@@ -121,6 +122,31 @@ def test_score_drop_extends() -> None:
         steady.update(depth, "e2e4", 30, 10)
         falling.update(depth, "e2e4", 30 - 40 * depth, 10)
     assert falling.scaled_soft_ms() > steady.scaled_soft_ms()
+
+
+def test_a_lost_position_stops_early_only_with_lost_cp() -> None:
+    # A best move that keeps changing while the score falls past -500: the default manager stretches
+    # the soft budget (instability and the drop), one with lost_cp 500 takes the smallest factor from
+    # the first iteration at -500 or below, and a mate score (cp None) is not a lost score.
+    def run(lost_cp: int) -> list[float]:
+        tm = TimeManager(Budget(1000, 4000), lost_cp=lost_cp)
+        moves = itertools.cycle(["e2e4", "d2d4"])
+        factors = []
+        for depth, cp in enumerate([-300, -420, -480, -520, -600, -700, None], start=4):
+            tm.update(depth, next(moves), cp, 10)
+            factors.append(tm.factor)
+        return factors
+
+    default, guarded = run(0), run(500)
+    assert run(10_000) == default and all(f > 1.3 for f in default[3:6])
+    assert guarded[:3] == default[:3]
+    assert guarded[3:6] == [STABILITY_SCALE_MIN] * 3
+    assert guarded[6] == default[6]
+    guard, plain = TimeManager(Budget(1000, 4000), lost_cp=500), TimeManager(Budget(1000, 4000))
+    assert guard.update(8, "e2e4", -900, 600) and not plain.update(8, "e2e4", -900, 600)
+    for bad, error in [(-1, ValueError), (1.5, TypeError), (True, TypeError)]:
+        with pytest.raises(error, match="lost_cp"):
+            TimeManager(Budget(1000, 4000), lost_cp=bad)  # type: ignore[arg-type]
 
 
 def test_no_early_stop_at_shallow_depth() -> None:

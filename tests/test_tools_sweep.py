@@ -794,6 +794,12 @@ _rows("timeman.Budget(hard_ms)", lambda v: timeman.Budget(100, v), NUMBERS, _exp
 _rows("timeman.TimeManager(limits)", timeman.TimeManager, NUMBERS, _exp(OBJ))
 _TM = timeman.Budget(100, 400)
 _rows(
+    "timeman.TimeManager(lost_cp=)",
+    lambda v: timeman.TimeManager(_TM, lost_cp=v).update(5, "e2e4", -600, 10),
+    NUMBERS,
+    _exp(INT, huge=OK, zero=OK),
+)
+_rows(
     "timeman.TimeManager.update(depth)",
     lambda v: timeman.TimeManager(_TM).update(v, "e2e4", 0, 10),
     NUMBERS,

@@ -224,7 +224,7 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
     lines = session.run("uci")
     options = _declared(lines)
     params = _core.Engine().params() + _core.Engine().search_params() + list(timeman.TUNING_OPTIONS)
-    assert len(options) == len(USER_OPTIONS) + len(params) == 507
+    assert len(options) == len(USER_OPTIONS) + len(params) == 508
     assert tuple(_names(options)[: len(USER_OPTIONS)]) == USER_OPTIONS
     for name, value, lo, hi in params:
         assert f"option name {name} type spin default {value} min {lo} max {hi}" in options
@@ -237,7 +237,7 @@ def test_show_tuning_options_lists_every_weight_and_search_setting() -> None:
 def test_show_tuning_options_from_the_command_line() -> None:
     # How a GUI, cutechess-cli (arg=...) or lichess-bot (engine_options) gets the full list: the flag is
     # applied before the GUI sends uci.
-    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 507)):
+    for args, count in (((), len(USER_OPTIONS)), (("--Show_Tuning_Options=true",), 508)):
         with UciProcess(args) as uci:
             uci.send("uci")
             _, _, before = uci.read_until("uciok")
@@ -705,6 +705,20 @@ def test_the_time_managers_tuning_options_set_the_budget() -> None:
     assert soft_ms(horizon) == budget_soft_ms(horizon=20) > soft_ms()
     share = "setoption name tm_inc_share value 100"
     assert soft_ms(share) == budget_soft_ms(inc_share=1.0) > soft_ms()
+
+
+def test_tm_lost_cp_stops_early_in_a_lost_position() -> None:
+    # A queen down (about -9 pawns for White, no mate in sight): with tm_lost_cp 500 the time manager
+    # stops on its smallest factor, whatever the best move's stability, and says so with debug on.
+    session = InProcess()
+    session.run("debug on", "setoption name tm_lost_cp value 500")
+    session.run("position fen 3qk2r/pppppppp/8/8/8/8/PPPPPPPP/4K2R w Kk - 0 1")
+    out = session.run("go wtime 6000 btime 6000 winc 60 binc 60")
+    (stop,) = [line for line in out if line.startswith("info string time manager stops at ")]
+    assert stop.endswith(f"(soft x {timeman.STABILITY_SCALE_MIN:.2f})"), stop
+    scores = [int(line.split(" score cp ")[1].split()[0]) for line in out if " score cp " in line]
+    assert scores[-1] <= -500, scores
+    assert out[-1].startswith("bestmove ")
 
 
 def test_currmove_lines_on_a_long_search() -> None:

@@ -8,7 +8,7 @@ mid-iteration). Choosing them is policy, so it lives here, in pure Python, where
   so the engine cannot lose on time however the search behaves.
 * :class:`TimeManager` watches the per-iteration reports and decides when to stop inside that budget:
   early when the best move has been stable for several iterations, later (up to a cap below the hard
-  budget) when the best move changes or the score drops.
+  budget) when the best move changes or the score drops, and (with *lost_cp*) early in a lost position.
 
 >>> from camelpy.timeman import budget
 >>> budget(60_000, 1_000, overhead_ms=10)
@@ -32,13 +32,23 @@ in the middlegame, and assuming fewer keeps time for the endgame."""
 INC_SHARE = 0.75
 """Share of the increment spent on each move; the rest builds a buffer against late-game time trouble."""
 
+LOST_CP = 0
+"""Own score (centipawns, as a positive number) at or below whose negative a position counts as lost, so
+that the soft budget takes its smallest factor at once (:class:`TimeManager`'s *lost_cp*): 0, off. A
+candidate waiting for its SPRT (``docs/strength.md``): camelpy thinks long in one in twelve of its moves
+in lost positions, Ethereal 12 in one in a hundred (``camelpy.arena.timeuse``, at 10 s + 0.1 s), and
+such a think buys nothing; the candidate value is 500, the line ``camelpy match`` counts lost positions
+from."""
+
 TUNING_OPTIONS: tuple[tuple[str, int, int, int], ...] = (
     ("tm_horizon", MOVES_HORIZON, 10, 100),
     ("tm_inc_share", round(INC_SHARE * 100), 0, 100),
+    ("tm_lost_cp", LOST_CP, 0, 10_000),
 )
 """The time manager's settings as hidden UCI spin options ``(name, default, min, max)``, listed with the
 search's tunables after ``Show Tuning Options``, so that a match or ``camelpy spsa`` can change them:
-``tm_horizon`` is *horizon* of :func:`budget` (moves), ``tm_inc_share`` its *inc_share* in percent."""
+``tm_horizon`` is *horizon* of :func:`budget` (moves), ``tm_inc_share`` its *inc_share* in percent,
+``tm_lost_cp`` :class:`TimeManager`'s *lost_cp*."""
 
 HARD_OVER_SOFT = 3.5
 """Hard budget as a multiple of the soft one: room for an unstable iteration to finish."""
@@ -196,12 +206,17 @@ class TimeManager:
     (False, False)
     """
 
-    def __init__(self, limits: Budget, *, dynamic: bool = True) -> None:
+    def __init__(self, limits: Budget, *, dynamic: bool = True, lost_cp: int = LOST_CP) -> None:
         if not isinstance(limits, Budget):
             raise TypeError(f"limits must be a Budget, got {type(limits).__name__} {shown(limits)}")
+        int_arg(lost_cp, "lost_cp", 0)
         self.budget = limits
         self.dynamic = dynamic
         """``False`` (``go movetime``): no early stop and no extension; the search uses its budget."""
+        self.lost_cp = lost_cp
+        """With a positive value, an iteration scored at ``-lost_cp`` or below (a lost position: thinking
+        longer buys nothing) sets the soft budget's factor to its smallest, :data:`STABILITY_SCALE_MIN`,
+        whatever the stability and the score's trend; 0 (:data:`LOST_CP`), off."""
         self.outer_soft_ms = (
             int(min(limits.soft_ms * MAX_EXTENSION, limits.hard_ms)) if dynamic else limits.soft_ms
         )
@@ -239,6 +254,8 @@ class TimeManager:
         dropping = cp is not None and self._last_cp is not None and cp <= self._last_cp - SCORE_DROP_CP
         self._last_cp = cp
         self.factor = stability * (SCORE_DROP_SCALE if dropping else 1.0)
+        if self.lost_cp > 0 and cp is not None and cp <= -self.lost_cp:
+            self.factor = STABILITY_SCALE_MIN
         if depth < MIN_DEPTH_TO_STOP_EARLY:
             return elapsed_ms >= self.outer_soft_ms
         return self.should_stop(elapsed_ms)

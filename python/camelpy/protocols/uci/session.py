@@ -191,11 +191,12 @@ class SearchSession:
             own_time, own_inc = other, (go.binc if white else go.winc)
         overhead = self._options["Move Overhead"]
         # The time manager's tuning options (timeman.TUNING_OPTIONS), where the table has them.
-        horizon, inc_share = (
+        horizon, inc_share, lost_cp = (
             self._options[name] if name in self._options else default
             for name, default, _, _ in timeman.TUNING_OPTIONS
         )
         assert isinstance(overhead, int) and isinstance(horizon, int) and isinstance(inc_share, int)
+        assert isinstance(lost_cp, int)
         limits = timeman.budget(
             own_time,
             own_inc or 0,
@@ -207,7 +208,7 @@ class SearchSession:
         )
         if limits is None:
             return
-        search.manager = timeman.TimeManager(limits, dynamic=go.movetime is None)
+        search.manager = timeman.TimeManager(limits, dynamic=go.movetime is None, lost_cp=lost_cp)
         search.manager_start = start
         if self._debug:
             self.info(f"time budget: soft {limits.soft_ms} ms, hard {limits.hard_ms} ms")
