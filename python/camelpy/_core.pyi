@@ -427,6 +427,7 @@ def train(
     hidden: int = 256,
     output_buckets: int = 1,
     input_buckets: int = 1,
+    init: str | None = None,
 ) -> tuple[
     list[tuple[int, float, float, float, float]], bool, int, int, int, list[tuple[int, int, bool]]
 ]: ...

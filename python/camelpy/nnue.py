@@ -245,6 +245,7 @@ def train(
     hidden: int = HIDDEN,
     output_buckets: int = 1,
     input_buckets: int = 1,
+    init: str | os.PathLike[str] | None = None,
 ) -> TrainResult:
     """Trains a network on *data*, one data file (``camelpy datagen`` output) or several read one after
     the other, writing ``checkpoint.bin`` and ``net.nnue`` into *out_dir* after every epoch and when
@@ -258,6 +259,9 @@ def train(
     best move is a capture or promotion are skipped by default; *valid_share* of the games are held out.
     With *mirror* (the default) each position is shown mirrored left to right half of the time, chosen
     afresh every epoch: a mirror image is worth the same, so a small data set teaches more.
+    With *init* (a network file or a built-in name such as ``"camelpy-3.nnue"``, of the shape asked
+    for) the weights start from that network instead of fresh ones: more training for a trained
+    network, on new data, with a schedule of its own (a lower *lr* suits it).
     The run is deterministic for a given *seed* and *threads* (default: every core). With *resume*, a
     run stopped by Ctrl-C (or a crash) continues exactly where its checkpoint left it; the same data and
     settings are required. Ctrl-C writes a checkpoint and raises :exc:`KeyboardInterrupt`.
@@ -306,6 +310,7 @@ def train(
         hidden=hidden,
         output_buckets=output_buckets,
         input_buckets=input_buckets,
+        init=None if init is None else os.fspath(init),
     )
     return TrainResult(
         epochs=tuple(EpochLoss(e, t, None if math.isnan(v) else v, lr_, s) for e, t, v, lr_, s in epoch_rows),

@@ -8,8 +8,8 @@ use std::{
 
 use camelpy_core::nnue::{Arch, Hidden, InputBuckets, OutputBuckets};
 use camelpy_train::{
-    evaluation_loss as measure, load, train as run_train, Event, LoadSettings, MeasureSettings, TrainError,
-    TrainSettings,
+    evaluation_loss as measure, load, train_from as run_train, Event, LoadSettings, MeasureSettings,
+    TrainError, TrainSettings,
 };
 use pyo3::{
     exceptions::{PyMemoryError, PyValueError},
@@ -80,7 +80,8 @@ type FileTuple = (u64, u64, bool);
 type TrainTuple = (Vec<EpochTuple>, bool, u64, usize, usize, Vec<FileTuple>);
 
 /// Trains the network on the data files *paths* into the folder *out_dir* (see ``camelpy.train``,
-/// which checks the arguments and wraps this). *progress(kind, values)* is called on this thread with
+/// which checks the arguments and wraps this), its weights starting from the network *init* (a file or
+/// a built-in name) when given. *progress(kind, values)* is called on this thread with
 /// ``("loaded", (read, games, train, valid))`` once, then ``("batch", (epoch, batch, batches, loss,
 /// positions_per_s))`` and ``("epoch", (epoch, train, valid, lr, seconds))``. Returns ``(epochs,
 /// stopped, net_hash, train_positions, valid_positions, files)``, *files* one ``(records,
@@ -90,7 +91,7 @@ type TrainTuple = (Vec<EpochTuple>, bool, u64, usize, usize, Vec<FileTuple>);
 #[pyo3(signature = (
     paths, out_dir, *, epochs, batch_size, lr, final_lr_share, wdl, threads, seed, valid_permille,
     skip_in_check, skip_noisy, max_score, max_positions=None, resume=false, progress=None, mirror=true,
-    hidden=256, output_buckets=1, input_buckets=1
+    hidden=256, output_buckets=1, input_buckets=1, init=None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn train(
@@ -115,8 +116,10 @@ pub fn train(
     hidden: u64,
     output_buckets: u64,
     input_buckets: u64,
+    init: Option<String>,
 ) -> PyResult<TrainTuple> {
     let arch = arch(hidden, output_buckets, input_buckets)?;
+    let init = init.map(|f| load_network(py, &f)).transpose()?;
     let settings = TrainSettings {
         epochs: int_arg(epochs, "epochs", 1, u32::MAX as u64)? as u32,
         batch_size: int_arg(batch_size, "batch_size", 1, 1 << 24)? as usize,
@@ -154,6 +157,7 @@ pub fn train(
             let summary = run_train(
                 &data,
                 &settings,
+                init.as_deref(),
                 &out_dir,
                 resume,
                 &mut |e| outbox.send(Message::Event(e.clone())),

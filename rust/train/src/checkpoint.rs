@@ -113,9 +113,15 @@ impl Cursor<'_> {
 impl State {
     /// A new run of a network of shape `arch`: fresh parameters from `seed`, zero moments.
     pub fn fresh(arch: Arch, seed: u64, digest: u64) -> Result<State, TrainError> {
+        State::starting_at(arch, &model::init(&Layout::of(arch), seed), digest)
+    }
+
+    /// A new run of a network of shape `arch` from the parameters `start` (of that shape's layout),
+    /// zero moments.
+    pub fn starting_at(arch: Arch, start: &[f32], digest: u64) -> Result<State, TrainError> {
         let layout = Layout::of(arch);
         let mut params = zeros(layout.params, "network parameters")?;
-        params.copy_from_slice(&model::init(&layout, seed));
+        params.copy_from_slice(start);
         Ok(State {
             arch,
             digest,
@@ -229,8 +235,8 @@ impl State {
         if stored != digest {
             return Err(bad(
                 "it was written with other settings or data (epochs, batch size, learning rate, result weight, \
-                 threads, seed or the number of training positions differ): resume with the same ones or \
-                 start afresh in another folder",
+                 threads, seed, network started from or number of training positions differ): resume with \
+                 the same ones or start afresh in another folder",
             ));
         }
         let epoch = c.u32().ok_or_else(short)?;

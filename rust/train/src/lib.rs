@@ -28,7 +28,7 @@ use std::{
     time::Instant,
 };
 
-use camelpy_core::nnue::{Arch, InputBuckets, OutputBuckets};
+use camelpy_core::nnue::{Arch, InputBuckets, Network, OutputBuckets};
 pub use error::TrainError;
 pub use measure::{evaluation_loss, MeasureSettings, Measurement};
 use model::{Layout, Scratch};
@@ -252,7 +252,32 @@ pub fn train(
     report: &mut dyn FnMut(&Event),
     stop: &AtomicBool,
 ) -> Result<TrainSummary, TrainError> {
+    train_from(data, settings, None, out_dir, resume, report, stop)
+}
+
+/// [`train`], its weights starting from the network `init` (of the run's shape) when given, instead of
+/// fresh ones from the seed: more training for a trained network, on new data, with its own schedule
+/// (Adam's moments start at zero). A resume checks that the checkpoint started from the same network.
+pub fn train_from(
+    data: &Dataset,
+    settings: &TrainSettings,
+    init: Option<&Network>,
+    out_dir: &Path,
+    resume: bool,
+    report: &mut dyn FnMut(&Event),
+    stop: &AtomicBool,
+) -> Result<TrainSummary, TrainError> {
     settings.check()?;
+    if let Some(net) = init {
+        if net.arch() != settings.arch {
+            return Err(TrainError::Settings(format!(
+                "the network to start from is {}; this run trains {} (give the same --hidden, \
+                 --output-buckets and --input-buckets)",
+                net.arch(),
+                settings.arch
+            )));
+        }
+    }
     if data.train.is_empty() {
         return Err(TrainError::Settings(
             "no training positions (the data files are empty or all filtered out)".into(),
@@ -260,10 +285,18 @@ pub fn train(
     }
     std::fs::create_dir_all(out_dir).map_err(|error| TrainError::io(out_dir, "create the folder", error))?;
     let ckpt_path = out_dir.join(checkpoint::FILE_NAME);
-    let digest = settings.digest(data.train.len());
+    let digest = match init {
+        None => settings.digest(data.train.len()),
+        // A run from a network keeps its settings' digest apart from a fresh run's and from another net's.
+        Some(net) => camelpy_core::fnv::fnv1a(
+            format!("{:016x} init {:016x}", settings.digest(data.train.len()), net.hash()).as_bytes(),
+        ),
+    };
     let layout = Layout::of(settings.arch);
     let mut state = if resume && ckpt_path.exists() {
         checkpoint::State::read(&ckpt_path, digest, settings.arch)?
+    } else if let Some(net) = init {
+        checkpoint::State::starting_at(settings.arch, &model::dequantise(&layout, net), digest)?
     } else {
         checkpoint::State::fresh(settings.arch, settings.seed, digest)?
     };

@@ -86,6 +86,22 @@ pub fn init(l: &Layout, seed: u64) -> Vec<f32> {
     p
 }
 
+/// The float parameters of layout `l` that quantise back to `net` (whose shape must be `l`'s): each
+/// stored integer over its scale (`QA`, the file's `QB`, `QA · QB`), so that a run can start from a
+/// trained network instead of fresh weights (`camelpy train --init`). Output weights of a 1/64-grid net
+/// beyond [`MAX_OUT_WEIGHT`] come back as they are; the first step clips them (camelpy-2 has a few).
+pub fn dequantise(l: &Layout, net: &Network) -> Vec<f32> {
+    debug_assert_eq!(net.arch(), l.arch);
+    let (qa, qb) = (QA as f32, net.qb() as f32);
+    let mut p = Vec::with_capacity(l.params);
+    p.extend(net.ft_weights().iter().map(|&w| w as f32 / qa));
+    p.extend(net.ft_bias().iter().map(|&w| w as f32 / qa));
+    p.extend(net.out_weights().iter().map(|&w| w as f32 / qb));
+    p.extend(net.out_bias().iter().map(|&b| (b as f64 / (QA as f64 * qb as f64)) as f32));
+    debug_assert_eq!(p.len(), l.params);
+    p
+}
+
 /// Clamps the parameters into the quantisable range (after every optimiser step).
 pub fn clip(l: &Layout, p: &mut [f32]) {
     for w in &mut p[..l.out_weights] {

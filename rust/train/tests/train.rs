@@ -512,3 +512,63 @@ fn a_mirrored_sample_is_its_mirror_image_and_changes_the_run() {
     std::fs::remove_dir_all(&a).unwrap();
     std::fs::remove_dir_all(&b).unwrap();
 }
+
+#[test]
+fn every_built_in_network_dequantises_to_weights_that_quantise_back_to_it() {
+    for name in camelpy_core::nnue::BUILT_IN {
+        let net = Network::built_in(name).unwrap().unwrap();
+        let layout = model::Layout::of(net.arch());
+        let params = model::dequantise(&layout, &net);
+        assert_eq!(params.len(), layout.params, "{name}");
+        let back = model::quantise(&layout, &params);
+        // The trainer writes `QB` 256: a net on that grid comes back byte for byte, one on the 1/64 grid
+        // (camelpy-1, camelpy-2) with the same values, its output integers four times as large, but for
+        // the few beyond the trainer's ±127/256 (MAX_OUT_WEIGHT), which start clipped there.
+        let ratio = back.qb() / net.qb();
+        assert_eq!((back.ft_weights(), back.ft_bias()), (net.ft_weights(), net.ft_bias()), "{name}");
+        let scaled: Vec<i16> =
+            net.out_weights().iter().map(|&w| (w * ratio as i16).clamp(-127, 127)).collect();
+        assert_eq!(back.out_weights(), &scaled[..], "{name}");
+        let scaled: Vec<i32> = net.out_bias().iter().map(|&b| b * ratio).collect();
+        assert_eq!(back.out_bias(), &scaled[..], "{name}");
+        if ratio == 1 {
+            assert_eq!(back.hash(), net.hash(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn a_run_can_start_from_a_trained_network() {
+    use camelpy_train::train_from;
+    let data = dataset(40, 7);
+    let stop = AtomicBool::new(false);
+    let built_in = Network::built_in("camelpy-3.nnue").unwrap().unwrap();
+    let arch = built_in.arch();
+    // With a learning rate too small to move a weight by a quantum, the written net is the one started from.
+    let still = TrainSettings { arch, lr: 1e-12, ..settings(1) };
+    let dir = temp_dir("init-still");
+    let summary = train_from(&data, &still, Some(&built_in), &dir, false, &mut |_| {}, &stop).unwrap();
+    assert_eq!(summary.net_hash, built_in.hash());
+    // From fresh weights the same run writes another net, and a real learning rate moves the started one.
+    let fresh = train(&data, &still, &temp_dir("init-fresh"), false, &mut |_| {}, &stop).unwrap();
+    assert_ne!(fresh.net_hash, built_in.hash());
+    let moving = TrainSettings { arch, ..settings(1) };
+    let moved =
+        train_from(&data, &moving, Some(&built_in), &temp_dir("init-moved"), false, &mut |_| {}, &stop);
+    assert_ne!(moved.unwrap().net_hash, built_in.hash());
+    // A resume must start from the same network: without it (or from another) the checkpoint is refused.
+    let err = train(&data, &still, &dir, true, &mut |_| {}, &stop).unwrap_err().to_string();
+    assert!(err.contains("network started from"), "{err}");
+    // A network of another shape is refused, naming both shapes.
+    let v1 = Network::built_in("camelpy-1.nnue").unwrap().unwrap();
+    let err = train_from(&data, &still, Some(&v1), &dir, false, &mut |_| {}, &stop).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "the network to start from is 768→256×2→1; this run trains 768→256×2→1×8 material buckets"
+        ),
+        "{err}"
+    );
+    for name in ["init-still", "init-fresh", "init-moved"] {
+        temp_dir(name); // removes it
+    }
+}

@@ -95,6 +95,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=nnue.INPUT_BUCKETS,
         help="sets of inputs: 1, or 4 chosen by each side's king square (mirrored to files a-d)",
     )
+    p.add_argument(
+        "--init",
+        default=None,
+        metavar="NET",
+        help="start from this network's weights (a .nnue file or a built-in name, of the shape asked for) "
+        "instead of fresh ones",
+    )
     p.add_argument("--resume", action="store_true", help="continue the run whose checkpoint is in --out")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
@@ -114,8 +121,11 @@ def _commit() -> str:
     return out.stdout.strip() or "unknown (not a git checkout)"
 
 
-def provenance(result: nnue.TrainResult, argv: list[str], files: list[str]) -> str:
-    """The Markdown note written beside a trained network: how to make it again."""
+def provenance(
+    result: nnue.TrainResult, argv: list[str], files: list[str], *, init: str | None = None
+) -> str:
+    """The Markdown note written beside a trained network: how to make it again (*init*: the network
+    the run started from, if any)."""
     lines = [
         "# Network provenance",
         "",
@@ -124,6 +134,11 @@ def provenance(result: nnue.TrainResult, argv: list[str], files: list[str]) -> s
         f"checksum `{result.net_hash:#018x}`",
         f"- trained by: `camelpy {' '.join(argv)}`",
         f"- camelpy commit: `{_commit()}`",
+        *(
+            []
+            if init is None
+            else [f"- started from: `{init}`, checksum `{nnue.network_info(init).hash:#018x}`"]
+        ),
         f"- positions: {result.train_positions:,} for training, {result.valid_positions:,} held out",
         "- data files (regenerate each with `camelpy datagen` and its seed):",
     ]
@@ -204,13 +219,14 @@ def main(args: argparse.Namespace) -> int:
         hidden=args.hidden,
         output_buckets=args.output_buckets,
         input_buckets=args.input_buckets,
+        init=args.init,
     )
     rows = [dataclasses.asdict(e) for e in result.epochs]
     (out / "losses.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if result.epochs:
         nnue.plot_losses(result, out / "loss.png")
     (out / "provenance.md").write_text(
-        provenance(result, ["train", *sys_argv_tail(args)], list(args.data)), encoding="utf-8"
+        provenance(result, ["train", *sys_argv_tail(args)], list(args.data), init=args.init), encoding="utf-8"
     )
     if result.stopped:
         print(f"stopped after {len(result.epochs)} epochs; --resume continues; wrote {result.net_path}")
@@ -241,4 +257,6 @@ def sys_argv_tail(args: argparse.Namespace) -> list[str]:
             words += [f"--{name.replace('_', '-')}", str(value)]
     if not args.mirror:
         words.append("--no-mirror")
+    if args.init is not None:
+        words += ["--init", str(args.init)]
     return words
