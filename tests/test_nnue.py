@@ -330,21 +330,39 @@ def test_training_can_start_from_a_network(tmp_path: Path) -> None:
     data = tmp_path / "games.bin"
     camelpy.data.generate(data, games=3, nodes=300, seed=8, workers=1)
     built_in = camelpy.nnue.network_info("camelpy-3.nnue")
-    kwargs = {"epochs": 1, "batch_size": 128, "threads": 1, "output_buckets": 8}
+
+    def run(
+        out: str,
+        init: str | Path | None,
+        lr: float = camelpy.nnue.DEFAULT_LR,
+        resume: bool = False,
+    ) -> camelpy.nnue.TrainResult:
+        return camelpy.nnue.train(
+            data,
+            tmp_path / out,
+            epochs=1,
+            batch_size=128,
+            threads=1,
+            output_buckets=8,
+            lr=lr,
+            init=init,
+            resume=resume,
+        )
+
     # A learning rate too small to move a weight by a quantum writes the network started from.
-    still = camelpy.nnue.train(data, tmp_path / "still", lr=1e-12, init="camelpy-3.nnue", **kwargs)
+    still = run("still", "camelpy-3.nnue", lr=1e-12)
     assert still.net_hash == built_in.hash
-    moved = camelpy.nnue.train(data, tmp_path / "moved", init="camelpy-3.nnue", **kwargs)
-    fresh = camelpy.nnue.train(data, tmp_path / "fresh", **kwargs)
+    moved = run("moved", "camelpy-3.nnue")
+    fresh = run("fresh", None)
     assert len({moved.net_hash, fresh.net_hash, built_in.hash}) == 3
     # A network of another shape, a file that is none, and a resume without the network are refused.
     with pytest.raises(ValueError, match="the network to start from is 768→256×2→1; this run trains"):
-        camelpy.nnue.train(data, tmp_path / "x", init="camelpy-1.nnue", **kwargs)
+        run("x", "camelpy-1.nnue")
     (tmp_path / "junk.nnue").write_bytes(b"junk")
     with pytest.raises(NetworkFileError, match="junk.nnue"):
-        camelpy.nnue.train(data, tmp_path / "x", init=tmp_path / "junk.nnue", **kwargs)
+        run("x", tmp_path / "junk.nnue")
     with pytest.raises(ValueError, match="network started from"):
-        camelpy.nnue.train(data, tmp_path / "still", lr=1e-12, resume=True, **kwargs)
+        run("still", None, lr=1e-12, resume=True)
     # The command line names the network and its checksum in the provenance.
     out = tmp_path / "cli"
     args = ["train", str(data), "--out", str(out), "--epochs", "1", "--threads", "1", "--quiet"]
