@@ -367,6 +367,8 @@ def test_the_command_plays_tiny_iterations_and_resumes(
     state = json.loads((out / "state.json").read_text())
     assert len(state["spsa"]["history"]) == 2 and len(state["games"]) == 2
     assert all(g["wins"] + g["draws"] + g["losses"] == 2 for g in state["games"])
+    assert all(sum(g["terminations"].values()) == 2 for g in state["games"])  # how each game ended
+    assert "# time forfeits: " in captured.out and " in the 4 games played here" in captured.out
     assert (out / "spsa.png").read_bytes()[:4] == b"\x89PNG"
     assert read_params((out / "tuned.csv").read_text())[0].name == "tempo_mg"
     # Running it again resumes: the run is finished, so nothing is played and the result is the same.
@@ -512,6 +514,45 @@ def test_a_run_whose_folder_is_gone_continues_with_carry(
         err = capsys.readouterr().err
         assert err.startswith("error: ") and message in err and "Traceback" not in err, (words, err)
         assert not (tmp_path / "bad" / "state.json").exists()
+
+
+def test_time_forfeits_are_counted_per_iteration_and_in_the_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each iteration's record keeps how its games ended; a progress line names its time forfeits, and the
+    result (printed, ``result.txt``, ``--plot``) counts them over the games played here."""
+    from camelpy.arena import match
+
+    calls: list[int] = []
+
+    def fake_match(plus: EngineConfig, minus: EngineConfig, **kwargs: object) -> match.MatchResult:
+        calls.append(1)
+        games = 2 * cast(int, kwargs["rounds"])  # the second iteration loses two games on time
+        ended = (
+            (("checkmate", games - 2), ("time forfeit", 2)) if len(calls) == 2 else (("checkmate", games),)
+        )
+        return match.MatchResult("plus", "minus", wins=games // 2, losses=games // 2, terminations=ended)
+
+    monkeypatch.setattr(match, "run_match", fake_match)
+    out = tmp_path / "run"
+    args = ["spsa", "--out", str(out), "--engine", ENGINE, "nodes=200", "--param", "tempo_mg=0,-50,100,4",
+            "--iterations", "3", "--pairs", "2", "--seed", "9"]  # fmt: skip
+    assert cli.main(args) == 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.startswith("iteration ")]
+    assert [", 2 time forfeits (" in line for line in lines] == [False, True, False]
+    assert "# time forfeits: 2 in the 12 games played here" in captured.out
+    assert "# time forfeits: 2 in the 12 games played here" in (out / "result.txt").read_text()
+    assert json.loads((out / "state.json").read_text())["games"][1]["terminations"] == {
+        "checkmate": 2, "time forfeit": 2}  # fmt: skip
+    assert cli.main(["spsa", "--out", str(out), "--plot"]) == 0
+    assert capsys.readouterr().out == captured.out
+    state = json.loads((out / "state.json").read_text())
+    state["games"][1]["terminations"]["time forfeit"] = "two"
+    (out / "state.json").write_text(json.dumps(state))
+    assert cli.main(["spsa", "--out", str(out), "--plot"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "is malformed" in err and "Traceback" not in err
 
 
 def test_kill_stops_the_command_as_ctrl_c_does_and_it_resumes(tmp_path: Path) -> None:

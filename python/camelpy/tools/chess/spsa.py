@@ -83,6 +83,7 @@ __all__ = [
     "setoption_lines",
     "settings_from_args",
     "simulated_match",
+    "time_forfeits",
 ]
 
 DEFAULT_ALPHA = 0.602
@@ -1090,12 +1091,27 @@ def _params(
     return params
 
 
-def _report(spsa: Spsa) -> str:
+def time_forfeits(games: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    """``(forfeits, games)``: the time forfeits among the games of the iteration records that name their
+    terminations, and how many games those records hold (records written before they did are left out).
+
+    >>> ended = {"checkmate": 1, "time forfeit": 1}
+    >>> time_forfeits([{"wins": 1, "draws": 0, "losses": 1, "terminations": ended}, {"wins": 2, "draws": 0}])
+    (1, 2)
+    """
+    named = [g for g in games if isinstance(g.get("terminations"), Mapping)]
+    forfeits = sum(int(g["terminations"].get("time forfeit", 0)) for g in named)
+    return forfeits, sum(int(g["wins"]) + int(g["draws"]) + int(g["losses"]) for g in named)
+
+
+def _report(spsa: Spsa, games: Sequence[Mapping[str, Any]] = ()) -> str:
     values = spsa.values()
     carried = f" (the first {spsa.carried} carried from an earlier run)" if spsa.carried else ""
+    forfeits, counted = time_forfeits(games)
     lines = [
         f"# camelpy spsa: {spsa.iteration}/{spsa.settings.iterations} iterations, "
         f"{spsa.iteration * spsa.settings.pairs * 2} games{carried}",
+        *([f"# time forfeits: {forfeits} in the {counted} games played here"] if counted else []),
         "# name: start -> now (unrounded)",
         *(
             f"#   {p.name}: {_num(p.default)} -> {_num(values[p.name])} ({t:.3f})"
@@ -1107,8 +1123,8 @@ def _report(spsa: Spsa) -> str:
     return "\n".join(lines)
 
 
-def _write_outputs(spsa: Spsa, out: Path) -> None:
-    (out / "result.txt").write_text(_report(spsa) + "\n", encoding="utf-8")
+def _write_outputs(spsa: Spsa, out: Path, games: Sequence[Mapping[str, Any]] = ()) -> None:
+    (out / "result.txt").write_text(_report(spsa, games) + "\n", encoding="utf-8")
     (out / "tuned.csv").write_text(format_params(spsa.params, spsa.values()) + "\n", encoding="utf-8")
     plot_paths(spsa, out / "spsa.png")
 
@@ -1130,10 +1146,12 @@ def plot_saved(out: Path) -> int:
         if carried is not None:
             spsa.carry(carried["iterations"], dict(zip((p.name for p in params), carried["theta"])))
         spsa.restore(saved["spsa"])
-    except (KeyError, TypeError, ValueError) as err:
+        games = [g for g in saved.get("games", []) if isinstance(g, Mapping)]
+        time_forfeits(games)  # its counts are numbers
+    except (AttributeError, KeyError, TypeError, ValueError) as err:
         raise ValueError(f"{quote(str(state_path))} is malformed: {brief(err)}") from None
-    _write_outputs(spsa, out)
-    print(_report(spsa))
+    _write_outputs(spsa, out, games)
+    print(_report(spsa, games))
     return 0
 
 
@@ -1208,14 +1226,17 @@ def play_iterations(
             if not quiet:
                 # θ exactly (the shortest text that reads back the same float): what --carry takes
                 moved = " ".join(f"{n}={t!r}" for n, t in spsa.theta.items())
+                forfeits, _ = time_forfeits([record])
+                lost_on_time = f", {forfeits} time forfeit{'s' if forfeits > 1 else ''}" if forfeits else ""
                 print(
                     f"iteration {step.iteration + 1}/{spsa.settings.iterations}: +{record['wins']}="
-                    f"{record['draws']}-{record['losses']} (plus - minus {step.result:+g}) {moved}",
+                    f"{record['draws']}-{record['losses']}{lost_on_time} "
+                    f"(plus - minus {step.result:+g}) {moved}",
                     file=sys.stderr,
                     flush=True,
                 )
-    _write_outputs(spsa, out)
-    print(_report(spsa))
+    _write_outputs(spsa, out, games)
+    print(_report(spsa, games))
     print(f"wrote {out / 'result.txt'}, {out / 'tuned.csv'}, {out / 'spsa.png'}", file=sys.stderr)
 
 
@@ -1278,6 +1299,7 @@ def main(args: argparse.Namespace) -> int:
             "draws": result.draws,
             "losses": result.losses,
             "pentanomial": list(result.pentanomial),
+            "terminations": dict(result.terminations),
         }
 
     play_iterations(spsa, out, run, games, play, quiet=args.quiet)
