@@ -371,3 +371,19 @@ def test_training_can_start_from_a_network(tmp_path: Path) -> None:
         f"started from: `camelpy-3.nnue`, checksum `{built_in.hash:#018x}`"
         in (out / "provenance.md").read_text()
     )
+
+
+CANDIDATES = Path(__file__).resolve().parent.parent / "rust" / "core" / "nets" / "candidates"
+
+
+@pytest.mark.parametrize("net", sorted(CANDIDATES.glob("*.nnue")), ids=lambda p: p.name)
+def test_each_committed_candidate_loads_and_its_provenance_names_its_checksum_and_shape(net: Path) -> None:
+    info = camelpy.nnue.network_info(net)
+    provenance = net.with_suffix(".md").read_text(encoding="utf-8")
+    assert f"`{info.hash:#018x}`" in provenance
+    assert f"{info.hidden} hidden" in provenance
+    assert net.with_name(f"{net.stem}-loss.png").is_file()
+    # It plays: a short search with it as the evaluation gives a legal move.
+    engine = camelpy.Engine(eval_file=net)
+    result = engine.search(chess.STARTING_FEN, depth=4)
+    assert chess.Move.from_uci(str(result.best_move)) in chess.Board().legal_moves
