@@ -18,6 +18,8 @@ import pytest
 from camelpy.errors import NetworkFileError
 from camelpy.tools.cli import main
 
+from tests.conftest import REPO_ROOT
+
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> camelpy.nnue.TrainResult:
@@ -373,7 +375,7 @@ def test_training_can_start_from_a_network(tmp_path: Path) -> None:
     )
 
 
-CANDIDATES = Path(__file__).resolve().parent.parent / "rust" / "core" / "nets" / "candidates"
+CANDIDATES = REPO_ROOT / "rust" / "core" / "nets" / "candidates"
 
 
 @pytest.mark.parametrize("net", sorted(CANDIDATES.glob("*.nnue")), ids=lambda p: p.name)
