@@ -38,7 +38,7 @@ def test_crate_description_and_docs_cover_the_engine() -> None:
     for text in (description, readme):
         for word in (
             "perft",
-            "camelpy-3",
+            "camelpy-4",
             "NNUE",
             "evaluation",
             "parameter table",

@@ -171,8 +171,9 @@ def test_a_wider_network_with_material_buckets_trains_loads_and_searches(tmp_pat
         camelpy.nnue.train([data], tmp_path / "wide", epochs=2, batch_size=128, threads=1, resume=True)
     # The built-in network's shape, and a file that is no network.
     built_in = camelpy.Engine()._native.eval_hash
-    assert camelpy.nnue.network_info() == camelpy.nnue.NetworkInfo(256, 8, built_in or 0, qb=256)
+    assert camelpy.nnue.network_info() == camelpy.nnue.NetworkInfo(512, 8, built_in or 0, qb=256)
     assert camelpy.nnue.network_info("camelpy-2.nnue").qb == 64
+    assert camelpy.nnue.network_info("camelpy-3.nnue").hidden == 256
     (tmp_path / "junk.nnue").write_bytes(b"junk")
     with pytest.raises(NetworkFileError, match="junk.nnue"):
         camelpy.nnue.network_info(tmp_path / "junk.nnue")

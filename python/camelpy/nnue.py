@@ -1,7 +1,7 @@
 """Neural evaluation: train camelpy's network on self-play data, and evaluate with it.
 
-The network (768 inputs per side → 256 hidden neurons ×2 → 1 of 8 outputs by material for the built-in
-camelpy-3, squared clipped ReLU, integer inference with SIMD in the core) is trained by the core's own
+The network (768 inputs per side → 512 hidden neurons ×2 → 1 of 8 outputs by material for the built-in
+camelpy-4, squared clipped ReLU, integer inference with SIMD in the core) is trained by the core's own
 trainer, on all cores, from data files that ``camelpy datagen`` writes. Its shape is a property of the
 file: *hidden* 256, 512, 768 or 1,024 neurons (:data:`HIDDEN_SIZES`), 1 or 8 *output_buckets*
 (:data:`OUTPUT_BUCKETS`: with 8, the output neuron is chosen by the number of pieces on the board,
@@ -25,9 +25,9 @@ True
 The network built into camelpy (:data:`EMBEDDED`), by its name:
 
 >>> camelpy.Engine(eval_file=camelpy.nnue.EMBEDDED).eval_file
-'camelpy-3.nnue'
+'camelpy-4.nnue'
 >>> camelpy.nnue.BUILT_IN
-('camelpy-3.nnue', 'camelpy-2.nnue', 'camelpy-1.nnue')
+('camelpy-4.nnue', 'camelpy-3.nnue', 'camelpy-2.nnue', 'camelpy-1.nnue')
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ INPUT_BUCKETS: tuple[int, ...] = (1, _core.NET_KING_BUCKETS)
 EMBEDDED: str = _core.NET_EMBEDDED
 """The name of the default network, built into camelpy: every search evaluates with it unless told
 otherwise (``Engine(eval_file=...)``, the UCI option ``EvalFile``); a file of that name in the working
-folder is read instead. Its provenance: ``rust/core/nets/camelpy-3.md``."""
+folder is read instead. Its provenance: ``rust/core/nets/camelpy-4.md``."""
 BUILT_IN: tuple[str, ...] = tuple(_core.NET_BUILT_IN)
 """The networks built into camelpy, newest (:data:`EMBEDDED`) first, each selected by its name as
 :data:`EMBEDDED` is; each one's provenance is ``rust/core/nets/<name>.md``. The older ones stay built in
@@ -192,8 +192,8 @@ class NetworkInfo:
     """Sets of 768 inputs: 1, or 4 chosen by each side's king (the board mirrored to put it on a-d)."""
     qb: int = 64
     """The output weights' scale (the core's ``QB``): a weight *w* is stored as ``round(w × qb)``. 64 in
-    camelpy-1 and camelpy-2, 256 in camelpy-3 and the files the trainer writes (a finer grid for the
-    output layer)."""
+    camelpy-1 and camelpy-2, 256 in camelpy-3, camelpy-4 and the files the trainer writes (a finer grid
+    for the output layer)."""
 
     @property
     def shape(self) -> str:
@@ -209,7 +209,7 @@ def network_info(eval_file: str | os.PathLike[str] = EMBEDDED) -> NetworkInfo:
     >>> import camelpy.nnue
     >>> info = camelpy.nnue.network_info()
     >>> info.hidden, info.output_buckets, info.qb, info.shape
-    (256, 8, 256, '768→256×2→1×8 material buckets')
+    (512, 8, 256, '768→512×2→1×8 material buckets')
 
     :raises: :exc:`camelpy.errors.NetworkFileError` for a file that is not a usable network (its message
         says what is wrong), :exc:`OSError` for one that cannot be read.

@@ -146,8 +146,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--eval-file",
         metavar="NET",
         help="evaluate with this network (camelpy train's net.nnue, or a built-in one by name,"
-        " camelpy-3.nnue, camelpy-2.nnue or camelpy-1.nnue); default: the classical evaluation, so that"
-        " older files resume and regenerate as they were",
+        " camelpy-4.nnue, camelpy-3.nnue, camelpy-2.nnue or camelpy-1.nnue); default: the classical"
+        " evaluation, so that older files resume and regenerate as they were",
     )
     p.add_argument("--text", metavar="FILE", help="also write the text export (FEN | score | result) here")
     p.add_argument(

@@ -18,7 +18,7 @@
 //!
 //! A version-2 file of camelpy-1's shape and `QB` 64 holds the same payload as the version-1 file (same
 //! checksum); [`Network::to_bytes`] writes version 1 for that shape and `QB`, so older builds still read
-//! it. camelpy-1 and camelpy-2 have `QB` 64; camelpy-3 and every net the trainer writes have 256
+//! it. camelpy-1 and camelpy-2 have `QB` 64; camelpy-3, camelpy-4 and every net the trainer writes have 256
 //! ([`QB_FINE`](super::QB_FINE)), which builds before it refuse by name ("QB is 256, this build needs 64").
 //!
 //! A file that is not this (another magic or version, a shape or `QB` outside the closed sets above, a length
@@ -292,14 +292,15 @@ impl Network {
 /// commands that make it again, its matches) is `rust/core/nets/<name without .nnue>.md`. The older
 /// nets stay built in because the data of the newer ones was generated with them
 /// (`camelpy datagen --eval-file camelpy-1.nnue`) and so that a match against them needs no file.
-pub const BUILT_IN: [&str; 3] = ["camelpy-3.nnue", "camelpy-2.nnue", "camelpy-1.nnue"];
+pub const BUILT_IN: [&str; 4] = ["camelpy-4.nnue", "camelpy-3.nnue", "camelpy-2.nnue", "camelpy-1.nnue"];
 
 /// The name of the default network (the newest of [`BUILT_IN`]): every search evaluates with it unless
 /// told otherwise.
 pub const EMBEDDED_NAME: &str = BUILT_IN[0];
 
-/// The built-in networks' files, in the build, in [`BUILT_IN`]'s order (394-402 KB each).
+/// The built-in networks' files, in the build, in [`BUILT_IN`]'s order (394-804 KB each).
 static BUILT_IN_BYTES: [&[u8]; BUILT_IN.len()] = [
+    include_bytes!("../../nets/camelpy-4.nnue"),
     include_bytes!("../../nets/camelpy-3.nnue"),
     include_bytes!("../../nets/camelpy-2.nnue"),
     include_bytes!("../../nets/camelpy-1.nnue"),

@@ -102,7 +102,8 @@ search_params! {
     delta_margin: 200, [100, 400];
     /// History bonus for a cutoff move: `depth * depth` scaled, capped so deep nodes do not swamp the table.
     history_bonus_max: 1_600, [800, 3_200];
-    // The candidate changes, off (or neutral) at their defaults until they pass an SPRT.
+    // The candidate changes, off (or neutral) at their defaults until they pass an SPRT (nmp_two_pieces,
+    // last, passed its SPRT together with camelpy-4 and is on).
     /// Continuation history (0 off, 1 on): quiet moves are also ordered by how they fared after the same piece-to of the previous move and of our own move before it.
     cont_hist: 0, [0, 1];
     /// Late-move reductions shrink by a quiet move's history score over this (0: no history term): a move that often refuted similar positions deserves a deeper look.
@@ -116,7 +117,7 @@ search_params! {
     /// Correction history weight (0 off): the static eval is corrected by how far search results strayed from it in positions with the same pawns, this many 256ths of the learned average.
     corr_hist: 0, [0, 512];
     /// Null-move pruning needs two pieces (0 off, 1 on): not for a side with a single piece besides king and pawns, whose every move may lose (a zugzwang a null move cannot see).
-    nmp_two_pieces: 0, [0, 1];
+    nmp_two_pieces: 1, [0, 1];
 }
 
 impl SearchParams {
